@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Every user-controlled quantity has a hard limit, and they all live here.
+ * A limit that is hit is an error naming it, never a silent truncation.
+ */
+#ifndef FBAC_LIMITS_H
+#define FBAC_LIMITS_H
+
+/* Profile files and YAML structure. */
+#define FBAC_MAX_FILE_SIZE (1024 * 1024) /* bytes in one profile file */
+#define FBAC_MAX_FILES 4096		 /* profile files in all layers */
+#define FBAC_MAX_DIR_DEPTH 8		 /* sub-directory depth of a layer */
+#define FBAC_MAX_YAML_DEPTH 32		 /* nesting of YAML collections */
+#define FBAC_MAX_YAML_NODES 200000	 /* nodes parsed from one file */
+#define FBAC_MAX_YAML_VISITS 200000	 /* nodes visited incl. alias expansion */
+#define FBAC_MAX_SCALAR 4096		 /* bytes in one scalar */
+
+/* The policy model. */
+#define FBAC_MAX_FUNCTIONALITIES 4096 /* over all layers */
+#define FBAC_MAX_APPLICATIONS 4096    /* over all layers */
+#define FBAC_MAX_PARAMS 64	      /* parameters of one functionality */
+#define FBAC_MAX_INCLUDE_DEPTH 32     /* nesting of includes */
+#define FBAC_MAX_NAME 64	      /* functionality/application/param name */
+#define FBAC_MAX_STRING 256	      /* a string parameter value */
+#define FBAC_MAX_LIST 1024	      /* elements of one list value */
+#define FBAC_MAX_RULES 65536	      /* compiled rules of one policy */
+#define FBAC_MAX_EXPANSIONS 262144    /* rules produced while resolving */
+#define FBAC_MAX_PORT_RULES 4096      /* expanded ports given to Landlock */
+#define FBAC_MAX_LAYERS 16	      /* policy layers stacked on a program */
+#define FBAC_MAX_EXECUTABLES 64	      /* executables of one application */
+#define FBAC_MAX_DEFINES 256	      /* -D arguments on a command line */
+#define FBAC_MAX_PATH 4096	      /* a path or pattern, with its NUL */
+#define FBAC_MAX_PATH_DEPTH 256	      /* components of a path */
+#define FBAC_MAX_DIAG 512	      /* one diagnostic message */
+
+#endif

@@ -1,0 +1,628 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include "policy.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "fbac-limits.h"
+#include "path.h"
+
+struct fbac_policy *fbac_policy_free(struct fbac_policy *p)
+{
+	if (p) {
+		fbac_resolved_free(p->res);
+		free(p);
+	}
+	return NULL;
+}
+
+static int cmp_prefix(const char *a, size_t alen, const char *b, size_t blen)
+{
+	int c = memcmp(a, b, alen < blen ? alen : blen);
+
+	if (c)
+		return c;
+	return alen < blen ? -1 : alen > blen;
+}
+
+static int cmp_prule(const void *x, const void *y)
+{
+	const struct fbac_prule *a = x, *b = y;
+	int c = cmp_prefix(a->pattern, a->plen, b->pattern, b->plen);
+
+	if (c)
+		return c;
+	c = strcmp(a->pattern, b->pattern);
+	if (c)
+		return c;
+	return (int)a->deny - (int)b->deny;
+}
+
+static int cmp_protected(const void *x, const void *y)
+{
+	const struct fbac_resolved_protected *a = x, *b = y;
+
+	return strcmp(a->path, b->path);
+}
+
+static int cmp_llpath(const void *x, const void *y)
+{
+	const struct fbac_ll_path *a = x, *b = y;
+
+	return strcmp(a->path, b->path);
+}
+
+static int cmp_u16(const void *x, const void *y)
+{
+	return (int)*(const uint16_t *)x - (int)*(const uint16_t *)y;
+}
+
+static bool is_tree(const struct fbac_prule *r)
+{
+	/* A whole tree (pattern "DIR" + "/" + "**"): exactly a Landlock rule on DIR. */
+	size_t n = strlen(r->pattern);
+
+	return !r->literal && n >= 3 && !strcmp(r->pattern + n - 3, "/**") &&
+	       (size_t)r->plen == (n == 3 ? 1 : n - 3);
+}
+
+static int add_gap(struct fbac_policy *p, size_t *cap, uint32_t ops,
+		   const struct fbac_origin *o, const char *why)
+{
+	int r;
+
+	if (!why)
+		return -ENOMEM;
+	/* The same reason once per origin is enough. */
+	for (size_t i = 0; i < p->n_gaps; i++)
+		if (p->gaps[i].origin == o && streq(p->gaps[i].why, why)) {
+			p->gaps[i].ops |= ops;
+			return 0;
+		}
+	r = fbac_arena_grow(p->arena, (void **)&p->gaps, cap, p->n_gaps + 1,
+			    sizeof(*p->gaps));
+	if (r < 0)
+		return r;
+	p->gaps[p->n_gaps++] = (struct fbac_gap){ ops, why, o };
+	return 0;
+}
+
+static const char *ops_names(struct fbac_arena *a, uint32_t ops)
+{
+	char buf[512] = "";
+	size_t o = 0;
+
+	for (unsigned i = 0; i < FBAC_OP_COUNT; i++)
+		if (ops & FBAC_OP_BIT(i)) {
+			int w = snprintf(buf + o, sizeof(buf) - o, "%s%s",
+					 o ? "," : "",
+					 fbac_op_info((enum fbac_op)i)->name);
+			if (w > 0 && (size_t)w < sizeof(buf) - o)
+				o += (size_t)w;
+		}
+	return fbac_arena_strdup(a, buf);
+}
+
+static int path_tables(struct fbac_policy *p)
+{
+	const struct fbac_resolved *res = p->res;
+	size_t n = 0, na = 0;
+
+	p->prules = fbac_arena_array(p->arena, res->n_rules + 1,
+				     sizeof(*p->prules));
+	p->abstract = fbac_arena_array(p->arena, res->n_rules + 1,
+				       sizeof(*p->abstract));
+	p->net = fbac_arena_array(p->arena, res->n_rules + 1,
+				  sizeof(*p->net));
+	if (!p->prules || !p->abstract || !p->net)
+		return -ENOMEM;
+	for (size_t i = 0; i < res->n_rules; i++) {
+		const struct fbac_rule *r = &res->rules[i];
+
+		if (r->kind == FBAC_PRIV_NET) {
+			p->net[p->n_net++] = r;
+		} else if (r->kind == FBAC_PRIV_SIGNAL) {
+			if (!p->signal_origin)
+				p->signal_origin = r->origin;
+		} else if (r->pattern[0] == '@') {
+			p->abstract[na++] = r;
+		} else {
+			struct fbac_prule *pr = &p->prules[n++];
+
+			pr->pattern = r->pattern;
+			pr->plen = (uint16_t)fbac_pattern_prefix_len(r->pattern);
+			pr->literal = !fbac_has_wildcard(r->pattern);
+			pr->deny = r->deny;
+			pr->ops = r->ops;
+			pr->origin = r->origin;
+		}
+	}
+	p->n_abstract = na;
+	if (n)
+		qsort(p->prules, n, sizeof(*p->prules), cmp_prule);
+	/* Merge equal (pattern, deny) pairs: the first origin speaks for them. */
+	p->n_prules = 0;
+	for (size_t i = 0; i < n; i++) {
+		struct fbac_prule *last = p->n_prules ?
+						  &p->prules[p->n_prules - 1] :
+						  NULL;
+
+		if (last && last->deny == p->prules[i].deny &&
+		    streq(last->pattern, p->prules[i].pattern)) {
+			/* Keep an origin for every op: only merge the same ops. */
+			if ((last->ops & p->prules[i].ops) == p->prules[i].ops)
+				continue;
+		}
+		p->prules[p->n_prules++] = p->prules[i];
+	}
+
+	p->protected = res->protected;
+	p->n_protected = 0;
+	if (res->n_protected)
+		qsort(res->protected, res->n_protected,
+		      sizeof(*res->protected), cmp_protected);
+	for (size_t i = 0; i < res->n_protected; i++)
+		if (!p->n_protected ||
+		    !streq(p->protected[p->n_protected - 1].path,
+			   res->protected[i].path))
+			p->protected[p->n_protected++] = res->protected[i];
+	if (p->n_prules > FBAC_MAX_RULES)
+		return -E2BIG;
+	return 0;
+}
+
+static int ports_plan(struct fbac_policy *p, enum fbac_op op, bool *handle,
+		      uint16_t **ports, size_t *n_ports, size_t *cap_gaps)
+{
+	size_t total = 0, cap = 0;
+	int r;
+
+	*handle = true;
+	for (size_t i = 0; i < p->n_net; i++) {
+		const struct fbac_rule *nr = p->net[i];
+
+		if (nr->deny || nr->proto != FBAC_PROTO_TCP ||
+		    !(nr->ops & FBAC_OP_BIT(op)))
+			continue;
+		for (size_t k = 0; k < nr->n_ports; k++) {
+			size_t span = (size_t)nr->ports[k].hi -
+				      nr->ports[k].lo + 1;
+
+			total += span;
+			if (total > FBAC_MAX_PORT_RULES) {
+				*handle = false;
+				*n_ports = 0;
+				return add_gap(p, cap_gaps, FBAC_OP_BIT(op),
+					       nr->origin,
+					       fbac_arena_printf(
+						       p->arena,
+						       "more than %d tcp ports: the kernel does not restrict %s",
+						       FBAC_MAX_PORT_RULES,
+						       fbac_op_info(op)->name));
+			}
+			r = fbac_arena_grow(p->arena, (void **)ports, &cap,
+					    *n_ports + span, sizeof(uint16_t));
+			if (r < 0)
+				return r;
+			for (uint32_t port = nr->ports[k].lo;
+			     port <= nr->ports[k].hi; port++)
+				(*ports)[(*n_ports)++] = (uint16_t)port;
+		}
+		if (nr->hosts &&
+		    (r = add_gap(p, cap_gaps, nr->ops, nr->origin,
+				 "host restriction: the kernel only checks the port")) <
+			    0)
+			return r;
+	}
+	if (*n_ports) {
+		size_t o = 0;
+
+		qsort(*ports, *n_ports, sizeof(uint16_t), cmp_u16);
+		for (size_t i = 0; i < *n_ports; i++)
+			if (!o || (*ports)[o - 1] != (*ports)[i])
+				(*ports)[o++] = (*ports)[i];
+		*n_ports = o;
+	}
+	return 0;
+}
+
+static int landlock_plan(struct fbac_policy *p)
+{
+	struct fbac_landlock_plan *ll = &p->ll;
+	size_t cap_paths = 0, cap_gaps = 0, o = 0;
+	int r;
+
+	ll->handled_fs = FBAC_LL_FS_ALL;
+	for (size_t i = 0; i < p->n_prules; i++) {
+		const struct fbac_prule *pr = &p->prules[i];
+		uint64_t acc = fbac_ops_landlock_fs(pr->ops);
+		uint32_t inexact = 0;
+
+		if (pr->deny || !acc)
+			continue;
+		r = fbac_arena_grow(p->arena, (void **)&ll->paths, &cap_paths,
+				    ll->n_paths + 1, sizeof(*ll->paths));
+		if (r < 0)
+			return r;
+		ll->paths[ll->n_paths].path =
+			fbac_arena_strndup(p->arena, pr->pattern, pr->plen);
+		if (!ll->paths[ll->n_paths].path)
+			return -ENOMEM;
+		ll->paths[ll->n_paths++].access = acc;
+
+		if (!pr->literal && !is_tree(pr))
+			r = add_gap(p, &cap_gaps, pr->ops, pr->origin,
+				    fbac_arena_printf(
+					    p->arena,
+					    "pattern '%s' is enforced in the kernel as all of '%.*s'",
+					    pr->pattern, pr->plen,
+					    pr->pattern));
+		else if (pr->literal && (acc & FBAC_LL_FS_DIR_ONLY))
+			r = add_gap(p, &cap_gaps, pr->ops, pr->origin,
+				    fbac_arena_printf(
+					    p->arena,
+					    "the kernel rule on directory '%s' also covers what is below it",
+					    pr->pattern));
+		if (r < 0)
+			return r;
+		for (unsigned op = 0; op < FBAC_OP_COUNT; op++)
+			if ((pr->ops & FBAC_OP_BIT(op)) &&
+			    fbac_op_info(op)->landlock_fs &&
+			    !fbac_op_info(op)->landlock_exact)
+				inexact |= FBAC_OP_BIT(op);
+		if (inexact &&
+		    (r = add_gap(p, &cap_gaps, inexact, pr->origin,
+				 fbac_arena_printf(
+					 p->arena,
+					 "the kernel right for '%s' also allows related operations",
+					 ops_names(p->arena, inexact)))) < 0)
+			return r;
+	}
+	/* One kernel rule per path, with the union of rights. */
+	if (ll->n_paths)
+		qsort(ll->paths, ll->n_paths, sizeof(*ll->paths), cmp_llpath);
+	for (size_t i = 0; i < ll->n_paths; i++) {
+		if (o && streq(ll->paths[o - 1].path, ll->paths[i].path))
+			ll->paths[o - 1].access |= ll->paths[i].access;
+		else
+			ll->paths[o++] = ll->paths[i];
+	}
+	ll->n_paths = o;
+
+	/* Carve-outs: a deny or a protected path inside a kernel-granted tree. */
+	for (size_t i = 0; i < p->n_prules; i++) {
+		const struct fbac_prule *d = &p->prules[i];
+		char dpre[FBAC_MAX_PATH];
+
+		if (!d->deny)
+			continue;
+		snprintf(dpre, sizeof(dpre), "%.*s", d->plen, d->pattern);
+		for (size_t k = 0; k < p->n_prules; k++) {
+			const struct fbac_prule *a = &p->prules[k];
+			char apre[FBAC_MAX_PATH];
+
+			if (a->deny || !(fbac_ops_landlock_fs(a->ops) &
+					 fbac_ops_landlock_fs(d->ops)))
+				continue;
+			snprintf(apre, sizeof(apre), "%.*s", a->plen,
+				 a->pattern);
+			if (!fbac_path_is_under(dpre, apre))
+				continue;
+			r = add_gap(p, &cap_gaps, d->ops & a->ops, d->origin,
+				    fbac_arena_printf(
+					    p->arena,
+					    "denied '%s' is carved out of '%s' (%s)",
+					    d->pattern, a->pattern,
+					    a->origin->chain));
+			if (r < 0)
+				return r;
+		}
+	}
+	for (size_t i = 0; i < p->n_protected; i++) {
+		const struct fbac_resolved_protected *pp = &p->protected[i];
+
+		for (size_t k = 0; k < p->n_prules; k++) {
+			const struct fbac_prule *a = &p->prules[k];
+			char apre[FBAC_MAX_PATH];
+
+			if (a->deny || !fbac_ops_landlock_fs(a->ops))
+				continue;
+			snprintf(apre, sizeof(apre), "%.*s", a->plen,
+				 a->pattern);
+			if (streq(apre, pp->path) ||
+			    !fbac_path_is_under(pp->path, apre))
+				continue;
+			r = add_gap(p, &cap_gaps, a->ops, a->origin,
+				    fbac_arena_printf(
+					    p->arena,
+					    "protected '%s' lies inside '%s'",
+					    pp->path, a->pattern));
+			if (r < 0)
+				return r;
+		}
+	}
+	for (unsigned op = 0; op < FBAC_OP_COUNT; op++) {
+		const struct fbac_op_info *oi = fbac_op_info(op);
+
+		if (oi->kind == FBAC_KIND_PATH && !oi->landlock_fs &&
+		    (r = add_gap(p, &cap_gaps, FBAC_OP_BIT(op), NULL,
+				 fbac_arena_printf(p->arena,
+						   "'%s' has no kernel right",
+						   oi->name))) < 0)
+			return r;
+	}
+
+	if ((r = ports_plan(p, FBAC_OP_NETWORK_OUTGOING,
+			    &ll->handle_connect_tcp, &ll->connect_ports,
+			    &ll->n_connect_ports, &cap_gaps)) < 0 ||
+	    (r = ports_plan(p, FBAC_OP_NETWORK_INCOMING, &ll->handle_bind_tcp,
+			    &ll->bind_ports, &ll->n_bind_ports, &cap_gaps)) < 0)
+		return r;
+	for (size_t i = 0; i < p->n_net; i++) {
+		const struct fbac_rule *nr = p->net[i];
+
+		if (nr->proto == FBAC_PROTO_UDP)
+			r = add_gap(p, &cap_gaps, nr->ops, nr->origin,
+				    "udp: the kernel does not restrict it");
+		else if (nr->deny)
+			r = add_gap(p, &cap_gaps, nr->ops, nr->origin,
+				    "a denied network rule");
+		if (r < 0)
+			return r;
+	}
+	if (!p->signal_origin)
+		ll->scope |= FBAC_LL_SCOPE_SIGNAL;
+	if (p->n_abstract == 0)
+		ll->scope |= FBAC_LL_SCOPE_ABSTRACT_UNIX;
+	else if ((r = add_gap(p, &cap_gaps,
+			      FBAC_OP_BIT(FBAC_OP_UNIX_CONNECT), NULL,
+			      "abstract unix sockets are allowed by name")) < 0)
+		return r;
+	return 0;
+}
+
+int fbac_policy_compile(struct fbac_resolved **res, const char *name,
+			struct fbac_policy **ret, struct fbac_diag *diag)
+{
+	_cleanup_(fbac_policy_freep) struct fbac_policy *p = NULL;
+	int r;
+
+	p = calloc(1, sizeof(*p));
+	if (!p) {
+		*res = fbac_resolved_free(*res);
+		return -ENOMEM;
+	}
+	p->res = TAKE_PTR(*res);
+	p->arena = p->res->arena;
+	p->name = fbac_arena_strdup(p->arena, name);
+	if (!p->name)
+		return -ENOMEM;
+	r = path_tables(p);
+	if (r == -E2BIG)
+		return fbac_diag_at(diag, NULL, r,
+				    "policy '%s' has more than %d path rules",
+				    name, FBAC_MAX_RULES);
+	if (r < 0)
+		return r;
+	if ((r = landlock_plan(p)) < 0)
+		return r;
+	*ret = TAKE_PTR(p);
+	return 0;
+}
+
+/* Index of the first path rule whose literal prefix is path[0..len). */
+static size_t lower_bound(const struct fbac_policy *p, const char *path,
+			  size_t len)
+{
+	size_t lo = 0, hi = p->n_prules;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct fbac_prule *r = &p->prules[mid];
+
+		if (cmp_prefix(r->pattern, r->plen, path, len) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static const struct fbac_resolved_protected *
+protected_ancestor(const struct fbac_policy *p, const char *path)
+{
+	const struct fbac_resolved_protected *best = NULL;
+
+	/* Few entries: a scan is cheaper than walking every ancestor. */
+	for (size_t i = 0; i < p->n_protected; i++)
+		if (fbac_path_is_under(path, p->protected[i].path) &&
+		    (!best || strlen(p->protected[i].path) > strlen(best->path)))
+			best = &p->protected[i];
+	return best;
+}
+
+/* Shorten len to the parent directory; false at the root. */
+static bool parent_len(const char *path, size_t *len)
+{
+	if (*len <= 1)
+		return false;
+	while (*len > 0 && path[*len - 1] != '/')
+		(*len)--;
+	if (*len > 1)
+		(*len)--; /* drop the '/' unless it is the root */
+	return true;
+}
+
+/* The best rule for op at exactly this prefix level, or NULL. */
+static const struct fbac_prule *best_at(const struct fbac_policy *p,
+					uint32_t bit, const char *path,
+					size_t len)
+{
+	const struct fbac_prule *best = NULL;
+
+	for (size_t i = lower_bound(p, path, len); i < p->n_prules; i++) {
+		const struct fbac_prule *r = &p->prules[i];
+
+		if (r->plen != len || memcmp(r->pattern, path, len))
+			break;
+		if (!(r->ops & bit))
+			continue;
+		if (r->literal ? !streq(r->pattern, path) :
+				 !fbac_pattern_match(r->pattern, path))
+			continue;
+		/* Literal beats wildcard; at equal literalness deny beats allow. */
+		if (!best || (r->literal && !best->literal) ||
+		    (r->literal == best->literal && r->deny && !best->deny))
+			best = r;
+	}
+	return best;
+}
+
+int fbac_policy_check_path(const struct fbac_policy *p, enum fbac_op op,
+			   const char *path, struct fbac_verdict *v)
+{
+	const struct fbac_resolved_protected *prot;
+	uint32_t bit = FBAC_OP_BIT(op);
+	size_t len = strlen(path), cut;
+
+	memset(v, 0, sizeof(*v));
+	if ((unsigned)op >= FBAC_OP_COUNT ||
+	    fbac_op_info(op)->kind != FBAC_KIND_PATH || len >= FBAC_MAX_PATH ||
+	    !fbac_path_is_normal(path))
+		return -EINVAL;
+	prot = protected_ancestor(p, path);
+	cut = prot ? strlen(prot->path) : 0;
+	do {
+		const struct fbac_prule *r = best_at(p, bit, path, len);
+
+		if (!r)
+			continue;
+		if (len < cut && !r->deny) {
+			/* The allow rule is above the protected path. */
+			v->protected = prot;
+			v->cut_origin = r->origin;
+			v->cut_rule = r->pattern;
+			return 0;
+		}
+		v->allowed = !r->deny;
+		v->deny_rule = r->deny;
+		v->origin = r->origin;
+		v->rule = r->pattern;
+		return 0;
+	} while (parent_len(path, &len));
+	return 0;
+}
+
+int fbac_policy_check_abstract(const struct fbac_policy *p, enum fbac_op op,
+			       const char *name, struct fbac_verdict *v)
+{
+	memset(v, 0, sizeof(*v));
+	if (name[0] != '@')
+		return -EINVAL;
+	for (size_t i = 0; i < p->n_abstract; i++) {
+		const struct fbac_rule *r = p->abstract[i];
+		size_t n = strlen(r->pattern);
+		bool match = r->pattern[n - 1] == '*' ?
+				     !strncmp(r->pattern, name, n - 1) :
+				     streq(r->pattern, name);
+
+		if (!match || !(r->ops & FBAC_OP_BIT(op)))
+			continue;
+		if (r->deny || !v->origin) {
+			v->allowed = !r->deny;
+			v->deny_rule = r->deny;
+			v->origin = r->origin;
+			v->rule = r->pattern;
+		}
+		if (r->deny)
+			break;
+	}
+	return 0;
+}
+
+/* Whether host (address or name) is one of the rule's hosts. */
+static bool host_match(const struct fbac_rule *r, const char *host)
+{
+	unsigned char addr[16], net[16];
+	int fam;
+
+	if (!r->hosts)
+		return true;
+	if (!host)
+		return false;
+	fam = strchr(host, ':') ? AF_INET6 : AF_INET;
+	if (inet_pton(fam, host, addr) != 1)
+		fam = 0;
+	for (size_t i = 0; i < r->n_hosts; i++) {
+		const char *h = r->hosts[i], *slash = strchr(h, '/');
+		char buf[64];
+		unsigned bits, full = fam == AF_INET6 ? 128 : 32;
+
+		if (streq(h, "any"))
+			return true;
+		if (!fam) {
+			if (!strcasecmp(h, host))
+				return true;
+			continue;
+		}
+		snprintf(buf, sizeof(buf), "%.*s",
+			 (int)(slash ? (size_t)(slash - h) : strlen(h)), h);
+		if (inet_pton(fam, buf, net) != 1)
+			continue;
+		bits = slash ? (unsigned)atoi(slash + 1) : full;
+		if (bits > full)
+			continue;
+		if (memcmp(addr, net, bits / 8))
+			continue;
+		if (bits % 8) {
+			unsigned char mask = (unsigned char)(0xff << (8 - bits % 8));
+			if ((addr[bits / 8] & mask) != (net[bits / 8] & mask))
+				continue;
+		}
+		return true;
+	}
+	return false;
+}
+
+int fbac_policy_check_net(const struct fbac_policy *p, enum fbac_op op,
+			  enum fbac_proto proto, const char *host,
+			  uint16_t port, struct fbac_verdict *v)
+{
+	memset(v, 0, sizeof(*v));
+	if (op != FBAC_OP_NETWORK_OUTGOING && op != FBAC_OP_NETWORK_INCOMING)
+		return -EINVAL;
+	for (size_t i = 0; i < p->n_net; i++) {
+		const struct fbac_rule *r = p->net[i];
+		bool port_ok = false;
+
+		if (!(r->ops & FBAC_OP_BIT(op)) || r->proto != proto)
+			continue;
+		for (size_t k = 0; k < r->n_ports && !port_ok; k++)
+			port_ok = port >= r->ports[k].lo &&
+				  port <= r->ports[k].hi;
+		if (!port_ok || !host_match(r, host))
+			continue;
+		if (r->deny || !v->origin) {
+			v->allowed = !r->deny;
+			v->deny_rule = r->deny;
+			v->origin = r->origin;
+			v->rule = fbac_op_info(op)->name;
+		}
+		if (r->deny)
+			break;
+	}
+	return 0;
+}
+
+int fbac_policy_check_signal(const struct fbac_policy *p,
+			     struct fbac_verdict *v)
+{
+	memset(v, 0, sizeof(*v));
+	v->allowed = p->signal_origin != NULL;
+	v->origin = p->signal_origin;
+	v->rule = v->allowed ? "ipc_signal any" : NULL;
+	return 0;
+}

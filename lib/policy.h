@@ -1,0 +1,104 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The compiled policy of one layer: frozen, sorted tables answering "is
+ * operation X on object Y allowed, and by which rule?", plus the Landlock
+ * rules the policy implies and the list of what Landlock cannot express
+ * (which the supervisor must decide).
+ */
+#ifndef FBAC_POLICY_H
+#define FBAC_POLICY_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "resolve.h"
+
+struct fbac_prule {
+	const char *pattern;
+	uint16_t plen; /* bytes of the literal prefix */
+	bool literal;  /* no wildcard */
+	bool deny;
+	uint32_t ops;
+	const struct fbac_origin *origin;
+};
+
+struct fbac_ll_path {
+	const char *path;
+	uint64_t access; /* FBAC_LL_FS_* */
+};
+
+/* Something Landlock cannot decide exactly: the supervisor must. */
+struct fbac_gap {
+	uint32_t ops;
+	const char *why;
+	const struct fbac_origin *origin; /* may be NULL */
+};
+
+struct fbac_landlock_plan {
+	uint64_t handled_fs;
+	struct fbac_ll_path *paths;
+	size_t n_paths;
+	bool handle_connect_tcp, handle_bind_tcp;
+	uint16_t *connect_ports, *bind_ports;
+	size_t n_connect_ports, n_bind_ports;
+	uint64_t scope; /* FBAC_LL_SCOPE_* */
+};
+
+struct fbac_policy {
+	struct fbac_resolved *res; /* owned: origins and strings live there */
+	struct fbac_arena *arena;
+	const char *name;
+	struct fbac_prule *prules; /* sorted by literal prefix */
+	size_t n_prules;
+	const struct fbac_rule **abstract; /* "@name" unix rules */
+	size_t n_abstract;
+	const struct fbac_rule **net;
+	size_t n_net;
+	const struct fbac_origin *signal_origin; /* non-NULL: ipc_signal any */
+	struct fbac_resolved_protected *protected; /* sorted by path */
+	size_t n_protected;
+	struct fbac_landlock_plan ll;
+	struct fbac_gap *gaps;
+	size_t n_gaps;
+};
+
+struct fbac_verdict {
+	bool allowed;
+	/* The deciding rule (NULL when nothing matched). */
+	const struct fbac_origin *origin;
+	const char *rule; /* its pattern, or a description for net rules */
+	bool deny_rule;   /* decided by a 'denied' entry */
+	/* Set when a protected path cut off an allow rule. */
+	const struct fbac_resolved_protected *protected;
+	const struct fbac_origin *cut_origin;
+	const char *cut_rule;
+};
+
+struct fbac_policy *fbac_policy_free(struct fbac_policy *p);
+DEFINE_TRIVIAL_CLEANUP_FUNC(struct fbac_policy *, fbac_policy_free)
+
+/*
+ * Compile resolved rules; the policy takes ownership of *res (set to
+ * NULL) whether or not compilation succeeds.
+ * Return: 0, -E2BIG with diag set, or -ENOMEM.
+ */
+int fbac_policy_compile(struct fbac_resolved **res, const char *name,
+			struct fbac_policy **ret, struct fbac_diag *diag);
+
+/* Decide a path operation on a normalised absolute path (-EINVAL if not). */
+int fbac_policy_check_path(const struct fbac_policy *p, enum fbac_op op,
+			   const char *path, struct fbac_verdict *v);
+/* Decide unix_connect/unix_bind on an abstract name ("@name"). */
+int fbac_policy_check_abstract(const struct fbac_policy *p, enum fbac_op op,
+			       const char *name, struct fbac_verdict *v);
+/*
+ * Decide a network operation. host is an address, or a name as written
+ * in profiles, or NULL when unknown (only rules for any host match).
+ */
+int fbac_policy_check_net(const struct fbac_policy *p, enum fbac_op op,
+			  enum fbac_proto proto, const char *host,
+			  uint16_t port, struct fbac_verdict *v);
+int fbac_policy_check_signal(const struct fbac_policy *p,
+			     struct fbac_verdict *v);
+
+#endif

@@ -1,0 +1,195 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The profile language's abstract syntax: functionalities, application
+ * policies and protected paths, loaded from YAML into a library that
+ * spans the policy layers. Values stay unevaluated (YAML nodes with their
+ * positions) until resolve.c binds parameters.
+ */
+#ifndef FBAC_PROFILE_H
+#define FBAC_PROFILE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "arena.h"
+#include "diag.h"
+#include "ops.h"
+#include "yaml-tree.h"
+
+enum fbac_ptype {
+	FBAC_PT_PATH,
+	FBAC_PT_PATHS,
+	FBAC_PT_PORTS,
+	FBAC_PT_HOSTS,
+	FBAC_PT_STRING,
+	FBAC_PT_BOOL,
+};
+
+const char *fbac_ptype_name(enum fbac_ptype t);
+/* Whether values of the type are lists (expand to several items). */
+bool fbac_ptype_is_list(enum fbac_ptype t);
+
+struct fbac_param {
+	const char *name;
+	enum fbac_ptype type;
+	const struct fbac_ynode *def; /* NULL: required */
+	const char *ask, *description;
+	struct fbac_mark mark;
+};
+
+struct fbac_functionality;
+
+/* An include, or a functionality granted by an application policy. */
+struct fbac_include {
+	const char *name;
+	struct fbac_mark mark;
+	const char **arg_names;
+	const struct fbac_ynode **arg_values;
+	size_t n_args;
+	const struct fbac_functionality *target; /* set by fbac_library_link */
+};
+
+enum fbac_priv_kind {
+	FBAC_PRIV_PATH,
+	FBAC_PRIV_NET,
+	FBAC_PRIV_SIGNAL,
+};
+
+enum fbac_proto {
+	FBAC_PROTO_TCP,
+	FBAC_PROTO_UDP,
+};
+
+/* One privilege entry of a functionality or application, unevaluated. */
+struct fbac_priv {
+	enum fbac_priv_kind kind;
+	uint32_t ops; /* FBAC_OP_BIT()s */
+	bool deny;
+	struct fbac_mark mark;
+	/* FBAC_PRIV_PATH: patterns */
+	const struct fbac_ynode **values;
+	size_t n_values;
+	/* FBAC_PRIV_NET */
+	const struct fbac_ynode *protocol, *ports, *hosts; /* hosts may be NULL */
+};
+
+struct fbac_functionality {
+	const char *name, *category, *description;
+	bool high_level;
+	struct fbac_param *params;
+	size_t n_params;
+	struct fbac_include *includes;
+	size_t n_includes;
+	struct fbac_priv *privs;
+	size_t n_privs;
+	struct fbac_mark mark;
+	unsigned layer;
+};
+
+struct fbac_application {
+	const char *name, *description;
+	const char **executables;
+	size_t n_executables;
+	struct fbac_include *grants;
+	size_t n_grants;
+	struct fbac_priv *privs;
+	size_t n_privs;
+	struct fbac_mark mark;
+	unsigned layer;
+};
+
+struct fbac_protected {
+	const struct fbac_ynode *path;
+	const char *reason;
+	struct fbac_mark mark;
+	unsigned layer;
+};
+
+enum fbac_layer_kind {
+	FBAC_LAYER_LIBRARY,
+	FBAC_LAYER_ADMIN,
+	FBAC_LAYER_USER,
+	FBAC_LAYER_EXTRA,
+	FBAC_LAYER_COMMAND_LINE,
+};
+
+struct fbac_layer {
+	enum fbac_layer_kind kind;
+	const char *name; /* "library", "admin", "user", or the directory */
+	const char *dir;
+};
+
+struct fbac_library {
+	struct fbac_arena *arena;
+	struct fbac_layer layers[FBAC_MAX_LAYERS];
+	unsigned n_layers;
+	struct fbac_functionality **funcs; /* sorted by name after link */
+	size_t n_funcs, cap_funcs;
+	struct fbac_application **apps;
+	size_t n_apps, cap_apps;
+	struct fbac_protected *protected;
+	size_t n_protected, cap_protected;
+	size_t n_files;
+	bool linked;
+};
+
+struct fbac_library *fbac_library_new(void);
+struct fbac_library *fbac_library_free(struct fbac_library *lib);
+DEFINE_TRIVIAL_CLEANUP_FUNC(struct fbac_library *, fbac_library_free)
+
+/*
+ * Start a new layer; later loads go into it. dir may be NULL.
+ * Return: the layer index, or -E2BIG.
+ */
+int fbac_library_add_layer(struct fbac_library *lib, enum fbac_layer_kind kind,
+			   const char *name, const char *dir);
+
+/*
+ * Parse one profile text into the current layer (layer 0 is created when
+ * there is none). On failure nothing of the text is added.
+ * Return: 0, -EINVAL/-E2BIG with diag set, or -ENOMEM.
+ */
+int fbac_profile_load_buffer(struct fbac_library *lib, const char *name,
+			     const char *buf, size_t len,
+			     struct fbac_diag *diag);
+
+/* Read and load one file (a regular file of at most FBAC_MAX_FILE_SIZE). */
+int fbac_profile_load_file(struct fbac_library *lib, const char *path,
+			   struct fbac_diag *diag);
+
+/*
+ * Resolve include names, sort, and refuse duplicate functionality names
+ * and duplicate application names within a layer. Further loads are
+ * refused after a successful link. Return: 0 or -EINVAL with diag set.
+ */
+int fbac_library_link(struct fbac_library *lib, struct fbac_diag *diag);
+
+const struct fbac_functionality *
+fbac_library_find(const struct fbac_library *lib, const char *name);
+
+/* The application policy of a layer by name or executable path, or NULL. */
+const struct fbac_application *
+fbac_library_find_app(const struct fbac_library *lib, unsigned layer,
+		      const char *name_or_exe);
+
+/*
+ * Static checks of one functionality or application that need the whole
+ * library: include arguments name parameters of the target, required
+ * arguments present, no include cycle. Return: 0 or -EINVAL with diag.
+ */
+int fbac_check_functionality(const struct fbac_library *lib,
+			     const struct fbac_functionality *f,
+			     struct fbac_diag *diag);
+int fbac_check_application(const struct fbac_library *lib,
+			   const struct fbac_application *a,
+			   struct fbac_diag *diag);
+/*
+ * Check the arguments of one include against its target's parameters:
+ * each names a parameter, and (when require_all) every required one is
+ * given. Return: 0 or -EINVAL with diag set.
+ */
+int fbac_check_include(const struct fbac_include *inc, bool require_all,
+		       struct fbac_diag *diag);
+
+#endif

@@ -1,0 +1,103 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include "stack.h"
+
+#include <errno.h>
+#include <string.h>
+
+void fbac_stack_clear(struct fbac_stack *s)
+{
+	for (size_t i = 0; i < s->n; i++)
+		s->entries[i].policy = fbac_policy_free(s->entries[i].policy);
+	s->n = 0;
+}
+
+static int add(struct fbac_stack *s, const struct fbac_resolve_input *ri,
+	       const struct fbac_layer *layer, const char *name,
+	       struct fbac_diag *diag)
+{
+	struct fbac_resolved *res = NULL;
+	struct fbac_policy *pol = NULL;
+	int r;
+
+	r = fbac_resolve(ri, &res, diag);
+	if (r < 0)
+		return r;
+	r = fbac_policy_compile(&res, ri->root_name, &pol, diag);
+	if (r < 0)
+		return r;
+	s->entries[s->n++] = (struct fbac_stack_entry){ layer, name, pol };
+	return 0;
+}
+
+int fbac_stack_build(const struct fbac_stack_input *in, struct fbac_stack *ret,
+		     struct fbac_diag *diag)
+{
+	struct fbac_stack s = { .n = 0 };
+	const struct fbac_library *lib = in->lib;
+	int r = 0;
+
+	for (unsigned i = 0; i < lib->n_layers; i++) {
+		const struct fbac_layer *l = &lib->layers[i];
+		bool admin = l->kind == FBAC_LAYER_ADMIN;
+		const struct fbac_application *app;
+		struct fbac_resolve_input ri = { .lib = lib, .layer = i };
+
+		if (!in->program || (in->n_grants && !admin))
+			continue;
+		app = fbac_library_find_app(lib, i, in->program);
+		if (!app && strchr(in->program, '/')) {
+			/* A path not listed: the name after the last '/'. */
+			app = fbac_library_find_app(lib, i,
+						    strrchr(in->program, '/') + 1);
+		}
+		if (!app)
+			continue;
+		ri.env = admin ? in->trusted_env : in->env;
+		ri.app = app;
+		ri.root_name = app->name;
+		if (!admin) {
+			ri.defines = in->defines;
+			ri.n_defines = in->n_defines;
+		}
+		if ((r = add(&s, &ri, l, l->name, diag)) < 0)
+			goto fail;
+	}
+	if (in->n_grants) {
+		struct fbac_resolve_input ri = {
+			.lib = lib,
+			.env = in->env,
+			.root_name = "--as",
+			.grants = in->grants,
+			.n_grants = in->n_grants,
+			.defines = in->defines,
+			.n_defines = in->n_defines,
+			.layer = lib->n_layers,
+		};
+		if ((r = add(&s, &ri, NULL, "command line", diag)) < 0)
+			goto fail;
+	}
+	if (s.n == 0) {
+		r = fbac_diag_at(diag, NULL, -ENOENT,
+				 "no application policy names '%s'",
+				 in->program ? in->program : "");
+		goto fail;
+	}
+	*ret = s;
+	return 0;
+fail:
+	fbac_stack_clear(&s);
+	return r;
+}
+
+const struct fbac_stack_entry *
+fbac_stack_check_path(const struct fbac_stack *s, enum fbac_op op,
+		      const char *path, struct fbac_verdict *v)
+{
+	for (size_t i = 0; i < s->n; i++) {
+		if (fbac_policy_check_path(s->entries[i].policy, op, path, v) <
+			    0 ||
+		    !v->allowed)
+			return &s->entries[i];
+	}
+	return NULL;
+}

@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The effective policy of a program: one compiled policy per layer that
+ * names it (or the --as grants), intersected. The launcher applies one
+ * Landlock domain per entry; lookups allow only what every entry allows.
+ */
+#ifndef FBAC_STACK_H
+#define FBAC_STACK_H
+
+#include "policy.h"
+
+struct fbac_stack_entry {
+	const struct fbac_layer *layer; /* NULL for the command line */
+	const char *layer_name;
+	struct fbac_policy *policy;
+};
+
+struct fbac_stack {
+	struct fbac_stack_entry entries[FBAC_MAX_LAYERS + 1];
+	size_t n;
+};
+
+struct fbac_stack_input {
+	const struct fbac_library *lib;
+	const struct fbac_env *env;	    /* the caller's */
+	const struct fbac_env *trusted_env; /* for the administrator's layer */
+	/* The program: an application name, or a path matched against
+	 * executables. May be NULL with grants. */
+	const char *program;
+	/* --as: these replace the discretionary layers' application policies;
+	 * the administrator's layer still applies. */
+	const struct fbac_include *grants;
+	size_t n_grants;
+	const struct fbac_define *defines; /* not applied to the admin layer */
+	size_t n_defines;
+};
+
+void fbac_stack_clear(struct fbac_stack *s);
+
+/*
+ * Return: 0; -ENOENT when nothing names the program (diag set);
+ * resolution errors as fbac_resolve.
+ */
+int fbac_stack_build(const struct fbac_stack_input *in, struct fbac_stack *ret,
+		     struct fbac_diag *diag);
+
+/* The first entry that denies (its verdict in *v), or NULL when all allow
+ * (*v is then the verdict of the last entry). */
+const struct fbac_stack_entry *
+fbac_stack_check_path(const struct fbac_stack *s, enum fbac_op op,
+		      const char *path, struct fbac_verdict *v);
+
+#endif

@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Which functionalities of the library would allow an operation: the
+ * answer behind "denied ...; granted by SSH_Client", and the first step
+ * of learning a policy in terms of functionalities.
+ */
+#ifndef FBAC_SUGGEST_H
+#define FBAC_SUGGEST_H
+
+#include "policy.h"
+
+/* One operation on one object. */
+struct fbac_query {
+	enum fbac_op op;
+	const char *path; /* path ops: normalised path, or "@name" */
+	enum fbac_proto proto;
+	const char *host; /* net ops: address or name, NULL: unknown */
+	uint16_t port;
+};
+
+struct fbac_suggestion {
+	const struct fbac_functionality *f;
+	const char *fill; /* value given to its required path parameters */
+	size_t size;	  /* rules it grants: smaller is more precise */
+};
+
+/* Decide a query against one policy. Return: 0 or -EINVAL. */
+int fbac_policy_query(const struct fbac_policy *p, const struct fbac_query *q,
+		      struct fbac_verdict *v);
+
+/*
+ * Up to max functionalities that allow q on their own, most precise
+ * first: those needing no argument before those whose required path
+ * parameters are set to fill_dir (may be NULL: not tried).
+ * Return: 0 and *ret_n, or -ENOMEM.
+ */
+int fbac_suggest(const struct fbac_library *lib, const struct fbac_env *env,
+		 const struct fbac_query *q, const char *fill_dir,
+		 struct fbac_suggestion *out, size_t max, size_t *ret_n);
+
+#endif

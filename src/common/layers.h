@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Loading the policy layers from disk (library, administrator, user,
+ * -P directories) and gathering the built-in variables, reporting every
+ * problem found on the way.
+ */
+#ifndef FBAC_LAYERS_H
+#define FBAC_LAYERS_H
+
+#include <stdbool.h>
+
+#include "env.h"
+#include "profile.h"
+
+struct layers_options {
+	const char *const *extra_dirs; /* -P */
+	size_t n_extra;
+	/* Further files or directories to load (fbac check), each as its own
+	 * layer unless it already lies in a loaded layer. */
+	const char *const *check_paths;
+	size_t n_check;
+};
+
+struct layers {
+	struct fbac_library *lib;
+	struct fbac_arena *arena;
+	struct fbac_env env, trusted_env;
+	unsigned errors; /* problems reported while loading */
+	size_t files;
+};
+
+/*
+ * Load and link every layer. Each problem is printed and counted; the
+ * library holds what loaded cleanly. Return: 0 when there were no
+ * problems, -EINVAL when some were reported, -ENOMEM.
+ */
+int layers_load(const struct layers_options *o, struct layers *out);
+void layers_free(struct layers *l);
+
+#endif

@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include "output.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <string.h>
+
+const char *program_name_short = "fbac";
+
+int log_error(int r, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: ", program_name_short);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return r;
+}
+
+int log_diag(int r, const struct fbac_diag *d)
+{
+	char buf[FBAC_MAX_PATH + FBAC_MAX_DIAG + 32];
+
+	if (!fbac_diag_isset(d)) {
+		if (r == -ENOMEM)
+			return log_error(r, "out of memory");
+		return log_error(r, "failed: %s", strerror(-r));
+	}
+	fbac_diag_format(d, buf, sizeof(buf));
+	if (d->file[0])
+		fprintf(stderr, "%s\n", buf);
+	else
+		fprintf(stderr, "%s: %s\n", program_name_short, buf);
+	return r;
+}
+
+void json_string(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		switch (*p) {
+		case '"':
+			fputs("\\\"", f);
+			break;
+		case '\\':
+			fputs("\\\\", f);
+			break;
+		case '\n':
+			fputs("\\n", f);
+			break;
+		case '\t':
+			fputs("\\t", f);
+			break;
+		default:
+			if (*p < 0x20)
+				fprintf(f, "\\u%04x", *p);
+			else
+				fputc(*p, f);
+		}
+	}
+	fputc('"', f);
+}

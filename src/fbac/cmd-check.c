@@ -1,0 +1,133 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* fbac check: load, link, resolve and compile everything; report all. */
+#include <argp.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fbac.h"
+#include "output.h"
+
+struct check_opts {
+	const char *paths[FBAC_MAX_LAYERS];
+	size_t n;
+	bool quiet;
+};
+
+static const struct argp_option options[] = {
+	{ "quiet", 'q', NULL, 0, "Print only problems", 0 },
+	{ 0 }
+};
+
+static error_t parse_opt(int key, char *arg, struct argp_state *st)
+{
+	struct check_opts *o = st->input;
+
+	switch (key) {
+	case 'q':
+		o->quiet = true;
+		return 0;
+	case ARGP_KEY_ARG:
+		if (o->n >= FBAC_MAX_LAYERS - 4)
+			argp_error(st, "too many paths (at most %d)",
+				   FBAC_MAX_LAYERS - 4);
+		o->paths[o->n++] = arg;
+		return 0;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+}
+
+/* Resolve and compile one root; report a problem. Return 1 if bad. */
+static int try_compile(const struct fbac_resolve_input *ri)
+{
+	struct fbac_resolved *res = NULL;
+	struct fbac_policy *pol = NULL;
+	struct fbac_diag d = { 0 };
+	int r;
+
+	r = fbac_resolve(ri, &res, &d);
+	if (r == 0)
+		r = fbac_policy_compile(&res, ri->root_name, &pol, &d);
+	fbac_resolved_free(res);
+	fbac_policy_free(pol);
+	if (r < 0) {
+		log_diag(r, &d);
+		return 1;
+	}
+	return 0;
+}
+
+int cmd_check(struct global *g, int argc, char **argv)
+{
+	struct argp argp = {
+		options, parse_opt, "[FILE|DIR...]",
+		"Validate profiles: every layer, plus the files and directories "
+		"given. Exit 0 only when there is no problem.",
+		NULL, NULL, NULL
+	};
+	struct check_opts o = { .n = 0 };
+	struct layers_options lo = { 0 };
+	struct layers l;
+	unsigned bad = 0;
+	int r;
+
+	if (argp_parse(&argp, argc, argv, 0, NULL, &o) != 0)
+		return EXIT_FAILURE_USAGE;
+	lo.extra_dirs = g->extra_dirs;
+	lo.n_extra = g->n_extra;
+	lo.check_paths = o.paths;
+	lo.n_check = o.n;
+	r = layers_load(&lo, &l);
+	if (r == -ENOMEM)
+		return EXIT_FAILURE_USAGE;
+	bad = l.errors;
+	if (l.lib->linked) {
+		for (size_t i = 0; i < l.lib->n_funcs; i++) {
+			const struct fbac_functionality *f = l.lib->funcs[i];
+			struct fbac_include inc = { .name = f->name,
+						    .mark = f->mark,
+						    .target = f };
+			struct fbac_resolve_input ri = {
+				.lib = l.lib, .env = &l.env,
+				.root_name = f->name, .grants = &inc,
+				.n_grants = 1, .placeholders = true,
+				.layer = f->layer,
+			};
+			struct fbac_diag d = { 0 };
+
+			if ((r = fbac_check_functionality(l.lib, f, &d)) < 0) {
+				log_diag(r, &d);
+				bad++;
+				continue;
+			}
+			bad += (unsigned)try_compile(&ri);
+		}
+		for (size_t i = 0; i < l.lib->n_apps; i++) {
+			const struct fbac_application *a = l.lib->apps[i];
+			bool admin = l.lib->layers[a->layer].kind ==
+				     FBAC_LAYER_ADMIN;
+			struct fbac_resolve_input ri = {
+				.lib = l.lib,
+				.env = admin ? &l.trusted_env : &l.env,
+				.root_name = a->name, .app = a,
+				.layer = a->layer,
+			};
+			struct fbac_diag d = { 0 };
+
+			if ((r = fbac_check_application(l.lib, a, &d)) < 0) {
+				log_diag(r, &d);
+				bad++;
+				continue;
+			}
+			bad += (unsigned)try_compile(&ri);
+		}
+	}
+	if (!o.quiet && !bad)
+		printf("%zu files, %zu functionalities, %zu applications: no problems\n",
+		       l.files, l.lib->n_funcs, l.lib->n_apps);
+	else if (bad)
+		fprintf(stderr, "fbac: %u problem%s found\n", bad,
+			bad == 1 ? "" : "s");
+	layers_free(&l);
+	return bad ? EXIT_DENIED_OR_INVALID : EXIT_OK;
+}

@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The fbac command: shared state of the sub-commands. */
+#ifndef FBAC_CMD_H
+#define FBAC_CMD_H
+
+#include <stdio.h>
+
+#include "layers.h"
+#include "policy.h"
+#include "stack.h"
+
+/* Exit statuses of fbac. */
+enum {
+	EXIT_OK = 0,
+	EXIT_DENIED_OR_INVALID = 1, /* explain denied; profiles invalid */
+	EXIT_FAILURE_USAGE = 2,	    /* usage errors and fbac's own failures */
+};
+
+struct global {
+	const char *extra_dirs[FBAC_MAX_LAYERS];
+	size_t n_extra;
+};
+
+int cmd_list(struct global *g, int argc, char **argv);
+int cmd_show(struct global *g, int argc, char **argv);
+int cmd_check(struct global *g, int argc, char **argv);
+int cmd_explain(struct global *g, int argc, char **argv);
+
+/* Load all layers; prints problems. Return as layers_load. */
+int global_load(struct global *g, struct layers *l);
+
+/* Printing shared by show and explain. */
+void print_origin(FILE *f, const struct fbac_origin *o);
+void print_ops(FILE *f, uint32_t ops);
+void print_policy(FILE *f, const struct fbac_policy *p);
+
+/* Parse "-D [FUNC.]param=value" options into defines; returns 0/-EINVAL. */
+int parse_define(char *arg, struct fbac_define *defs, size_t *n);
+
+#endif

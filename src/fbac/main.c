@@ -1,0 +1,110 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * fbac: inspect, check and explain functionality-based confinement
+ * policies. Global options come before the sub-command.
+ */
+#include <argp.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fbac.h"
+#include "output.h"
+
+const char *argp_program_version = "fbac " FBAC_VERSION;
+const char *argp_program_bug_address = "<https://github.com/fbac/fbac/issues>";
+
+static const char doc[] =
+	"Inspect, check and explain functionality-based confinement policies."
+	"\vCommands:\n"
+	"  list       functionalities of the library (high-level first)\n"
+	"  show       a functionality or application: tree, privileges, kernel rules\n"
+	"  check      validate profile files and directories\n"
+	"  explain    is an operation allowed, and by which functionality?\n"
+	"\nRun 'fbac COMMAND --help' for a command's options. See fbac(1).";
+
+static const struct argp_option options[] = {
+	{ "profile-dir", 'P', "DIR", 0,
+	  "Load DIR as an extra policy layer (repeatable)", 0 },
+	{ 0 }
+};
+
+struct state {
+	struct global *g;
+	int cmd_index;
+};
+
+static error_t parse_opt(int key, char *arg, struct argp_state *st)
+{
+	struct state *s = st->input;
+
+	switch (key) {
+	case 'P':
+		if (s->g->n_extra >= FBAC_MAX_LAYERS - 4)
+			argp_error(st, "too many -P directories (at most %d)",
+				   FBAC_MAX_LAYERS - 4);
+		s->g->extra_dirs[s->g->n_extra++] = arg;
+		return 0;
+	case ARGP_KEY_ARG:
+		s->cmd_index = st->next - 1;
+		st->next = st->argc; /* the rest belongs to the command */
+		return 0;
+	case ARGP_KEY_END:
+		if (s->cmd_index < 0)
+			argp_error(st, "missing command");
+		return 0;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+}
+
+int main(int argc, char **argv)
+{
+	static const struct {
+		const char *name;
+		int (*fn)(struct global *, int, char **);
+	} cmds[] = {
+		{ "list", cmd_list },
+		{ "show", cmd_show },
+		{ "check", cmd_check },
+		{ "explain", cmd_explain },
+	};
+	struct argp argp = { options, parse_opt, "COMMAND [ARG...]", doc,
+			     NULL, NULL, NULL };
+	struct global g = { .n_extra = 0 };
+	struct state s = { &g, -1 };
+	const char *cmd;
+
+	argp_err_exit_status = EXIT_FAILURE_USAGE;
+	if (argp_parse(&argp, argc, argv, ARGP_IN_ORDER, NULL, &s) != 0)
+		return EXIT_FAILURE_USAGE;
+	cmd = argv[s.cmd_index];
+	for (size_t i = 0; i < ARRAY_SIZE(cmds); i++)
+		if (streq(cmd, cmds[i].name))
+			return cmds[i].fn(&g, argc - s.cmd_index,
+					  argv + s.cmd_index);
+	log_error(0, "unknown command '%s' (expected list, show, check or explain)",
+		  cmd);
+	return EXIT_FAILURE_USAGE;
+}
+
+int global_load(struct global *g, struct layers *l)
+{
+	struct layers_options o = { .extra_dirs = g->extra_dirs,
+				    .n_extra = g->n_extra };
+
+	return layers_load(&o, l);
+}
+
+int parse_define(char *arg, struct fbac_define *defs, size_t *n)
+{
+	if (*n >= FBAC_MAX_DEFINES)
+		return log_error(-E2BIG, "too many -D options (at most %d)",
+				 FBAC_MAX_DEFINES);
+	if (fbac_define_parse(arg, NULL, &defs[*n]) < 0)
+		return log_error(-EINVAL,
+				 "invalid -D '%s' (expected [FUNCTIONALITY.]PARAMETER=VALUE)",
+				 arg);
+	(*n)++;
+	return 0;
+}
