@@ -1,0 +1,212 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# shellcheck shell=bash
+#
+# Common setup for the bats suites; load it first in every tests/*.bats:
+#
+#	load helpers
+#
+#	@test "fbac lists functionalities" {
+#		run "$FBAC" list
+#		[ "$status" -eq 0 ]
+#	}
+#
+# What it provides:
+#   REPO, FBAC_BUILD_DIR, FBAC (the built fbac), FBAC_RUN (fbac-run)
+#   FBAC_DATADIR=$REPO/profiles, and per test a fresh HOME under
+#   $BATS_TEST_TMPDIR with an empty user layer (FBAC_USER_DIR) and an empty
+#   administrator layer (FBAC_ADMIN_DIR); XDG_* variables are unset.
+#   fail MESSAGE, skip_or_fail REASON, require_kernel_feature NAME CMD...,
+#   require_unprivileged, run_unprivileged CMD..., unprivileged_home
+#
+# A file that defines its own setup()/teardown() must call fbac_teardown
+# from its teardown (setup needs nothing: the per-test environment is made
+# when this file is loaded, which bats does once per test).
+
+REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+export REPO
+
+FBAC_BUILD_DIR=${FBAC_BUILD:-$REPO/build}
+case $FBAC_BUILD_DIR in
+/*) ;;
+*) FBAC_BUILD_DIR=$REPO/$FBAC_BUILD_DIR ;;
+esac
+export FBAC_BUILD_DIR
+export FBAC_BUILD=$FBAC_BUILD_DIR
+FBAC=$FBAC_BUILD_DIR/fbac
+FBAC_RUN=$FBAC_BUILD_DIR/fbac-run
+export FBAC FBAC_RUN
+
+export FBAC_DATADIR=$REPO/profiles
+
+# Never let the developer's own configuration leak into a test.
+unset XDG_CONFIG_HOME XDG_DATA_HOME XDG_CACHE_HOME XDG_STATE_HOME \
+	XDG_RUNTIME_DIR FBAC_DEBUG
+export LC_ALL=C.UTF-8
+
+# bats sources this file again for every test, with a new BATS_TEST_TMPDIR.
+if [[ -n ${BATS_TEST_TMPDIR:-} ]]; then
+	export HOME=$BATS_TEST_TMPDIR/home
+	export FBAC_USER_DIR=$HOME/.config/fbac
+	export FBAC_ADMIN_DIR=$BATS_TEST_TMPDIR/etc-fbac
+	mkdir -p "$FBAC_USER_DIR" "$FBAC_ADMIN_DIR"
+	chmod 0755 "$HOME" "$FBAC_ADMIN_DIR"
+fi
+
+# fail MESSAGE...: fail the current test with a message.
+fail() {
+	printf '%s\n' "$*" >&2
+	return 1
+}
+
+# must_work: whether a missing capability is a failure (CI) or a skip.
+must_work() {
+	[[ ${FBAC_MUST_WORK:-0} == 1 ]]
+}
+
+# skip_or_fail REASON: skip the test, or fail it when FBAC_MUST_WORK=1.
+skip_or_fail() {
+	if must_work; then
+		fail "$1 (FBAC_MUST_WORK=1: not skipping)"
+	else
+		skip "$1"
+	fi
+}
+
+# require_kernel_feature NAME CMD [ARG...]: skip unless CMD succeeds (a
+# single CMD word containing spaces is run by bash -c). With
+# FBAC_MUST_WORK=1 a missing feature fails the test instead.
+require_kernel_feature() {
+	local name=$1
+	shift
+	local rc=0
+	if [[ $# -eq 1 && $1 == *' '* ]]; then
+		bash -c "$1" >/dev/null 2>&1 || rc=$?
+	else
+		"$@" >/dev/null 2>&1 || rc=$?
+	fi
+	[[ $rc -eq 0 ]] || skip_or_fail "kernel feature '$name' is not available"
+}
+
+# unprivileged_root: the staging directory of this test (see below), or
+# nothing when run_unprivileged has not staged one.
+unprivileged_root() {
+	local f=$BATS_TEST_TMPDIR/.unprivileged-root
+	[[ -f $f ]] && cat "$f"
+	return 0
+}
+
+# unprivileged_home: the HOME that run_unprivileged gives the command.
+unprivileged_home() {
+	if [[ $EUID -eq 0 ]]; then
+		printf '%s\n' "$(_unpriv_stage)/home"
+	else
+		printf '%s\n' "$HOME"
+	fi
+}
+
+# _unpriv_stage: make (once per test) a world-readable copy of what an
+# unprivileged command needs, because the checkout and BATS_TEST_TMPDIR may
+# sit under directories uid 65534 cannot traverse:
+#   ROOT/build/     the programs of $FBAC_BUILD_DIR
+#   ROOT/repo/      profiles/ and tests/fixtures/
+#   ROOT/home/      a copy of the test's HOME, owned by 65534
+#   ROOT/etc-fbac/  a copy of FBAC_ADMIN_DIR, owned by root
+# The path is recorded in $BATS_TEST_TMPDIR so that it survives the
+# subshell of `run`; fbac_teardown removes it.
+_unpriv_stage() {
+	local root
+	root=$(unprivileged_root)
+	if [[ -n $root && -d $root ]]; then
+		printf '%s\n' "$root"
+		return 0
+	fi
+	root=$(mktemp -d "${FBAC_UNPRIV_TMPDIR:-/tmp}/fbac-unpriv.XXXXXX") || return 1
+	printf '%s\n' "$root" >"$BATS_TEST_TMPDIR/.unprivileged-root"
+	chmod 0755 "$root"
+	mkdir -p "$root/build" "$root/repo/tests"
+	local f
+	for f in "$FBAC_BUILD_DIR"/*; do
+		[[ -f $f && -x $f ]] && cp -p "$f" "$root/build/"
+	done
+	[[ -d $REPO/profiles ]] && cp -R "$REPO/profiles" "$root/repo/"
+	[[ -d $REPO/tests/fixtures ]] && cp -R "$REPO/tests/fixtures" "$root/repo/tests/"
+	cp -R "$HOME" "$root/home"
+	cp -R "$FBAC_ADMIN_DIR" "$root/etc-fbac"
+	chmod -R a+rX,go-w "$root/build" "$root/repo" "$root/etc-fbac"
+	chown -R 65534:65534 "$root/home"
+	printf '%s\n' "$root"
+}
+
+# _unpriv_map ROOT PATH: PATH translated into the staged copy.
+_unpriv_map() {
+	local root=$1 p=$2
+	case $p in
+	"$FBAC_BUILD_DIR" | "$FBAC_BUILD_DIR"/*) p=$root/build${p#"$FBAC_BUILD_DIR"} ;;
+	"$HOME" | "$HOME"/*) p=$root/home${p#"$HOME"} ;;
+	"$FBAC_ADMIN_DIR" | "$FBAC_ADMIN_DIR"/*) p=$root/etc-fbac${p#"$FBAC_ADMIN_DIR"} ;;
+	"$REPO" | "$REPO"/*) p=$root/repo${p#"$REPO"} ;;
+	esac
+	printf '%s\n' "$p"
+}
+
+# require_unprivileged: call at the start of a test that uses
+# run_unprivileged: skips it (fails when FBAC_MUST_WORK=1) when privileges
+# cannot be dropped. (A skip inside `run` would not reach bats.)
+require_unprivileged() {
+	if [[ $EUID -eq 0 ]] && ! command -v setpriv >/dev/null 2>&1; then
+		skip_or_fail "setpriv (util-linux) is needed to drop privileges"
+	fi
+	return 0
+}
+
+# run_unprivileged CMD [ARG...]: run CMD as an unprivileged user.
+# As root: as uid/gid 65534 with no supplementary groups (setpriv), on a
+# staged copy of the build, profiles/, tests/fixtures/, HOME and the admin
+# layer; arguments and FBAC_* paths that point into the originals are
+# rewritten to the copies, and HOME is a copy of the test's HOME owned by
+# 65534 (see unprivileged_home). Without setpriv it fails with status 125
+# (call require_unprivileged first to skip instead). As any other user it
+# runs CMD as that user, who is unprivileged already.
+# Use it under bats' run: `run run_unprivileged "$FBAC" list`.
+run_unprivileged() {
+	if [[ $EUID -ne 0 ]]; then
+		"$@"
+		return
+	fi
+	if ! command -v setpriv >/dev/null 2>&1; then
+		fail "run_unprivileged: setpriv (util-linux) is needed to drop privileges"
+		return 125
+	fi
+	local root
+	root=$(_unpriv_stage) || fail "cannot stage files for uid 65534" || return 1
+	local -a args=()
+	local a
+	for a; do
+		args+=("$(_unpriv_map "$root" "$a")")
+	done
+	(
+		cd "$root" || exit 1
+		exec env \
+			HOME="$root/home" USER=nobody LOGNAME=nobody \
+			FBAC_BUILD="$root/build" FBAC_BUILD_DIR="$root/build" \
+			FBAC="$root/build/fbac" FBAC_RUN="$root/build/fbac-run" \
+			FBAC_DATADIR="$(_unpriv_map "$root" "$FBAC_DATADIR")" \
+			FBAC_USER_DIR="$(_unpriv_map "$root" "$FBAC_USER_DIR")" \
+			FBAC_ADMIN_DIR="$(_unpriv_map "$root" "$FBAC_ADMIN_DIR")" \
+			setpriv --reuid=65534 --regid=65534 --clear-groups -- "${args[@]}"
+	)
+}
+
+# fbac_teardown: remove what run_unprivileged staged.
+fbac_teardown() {
+	local root
+	root=$(unprivileged_root)
+	if [[ -n $root && $root == "${FBAC_UNPRIV_TMPDIR:-/tmp}"/fbac-unpriv.* ]]; then
+		rm -rf -- "$root"
+	fi
+	return 0
+}
+
+teardown() {
+	fbac_teardown
+}
