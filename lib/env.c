@@ -94,6 +94,17 @@ static int user_dirs(struct fbac_env *env, struct fbac_arena *a,
 			if (w < 0 || (size_t)w >= sizeof(val) ||
 			    memchr(val, '$', strlen(val)))
 				continue;
+			/* xdg-user-dirs writes "$HOME/" for a disabled
+			 * directory: granting it would grant the whole home. */
+			{
+				char dn[FBAC_MAX_PATH], hn[FBAC_MAX_PATH];
+				const char *why;
+
+				if (fbac_path_normalize(val, dn, sizeof(dn), &why) ||
+				    fbac_path_normalize(home, hn, sizeof(hn), &why) ||
+				    fbac_path_is_under(hn, dn))
+					continue;
+			}
 			r = set(env, a, names[i], val);
 			if (r < 0 && r != -EINVAL)
 				return r;

@@ -494,7 +494,7 @@ int fbac_policy_check_path(const struct fbac_policy *p, enum fbac_op op,
 	    !fbac_path_is_normal(path))
 		return -EINVAL;
 	prot = protected_ancestor(p, path);
-	cut = prot ? strlen(prot->path) : 0;
+	cut = prot && !(prot->allow & bit) ? strlen(prot->path) : 0;
 	do {
 		const struct fbac_prule *r = best_at(p, bit, path, len);
 

@@ -626,6 +626,7 @@ static int parse_application(struct loader *ld, const struct fbac_ynode *doc)
 	if ((r = scalar_list(ld, v, "'executables'", &exes,
 			     &a->n_executables)) < 0)
 		return r;
+	a->exe_mark = v->mark;
 	if (a->n_executables > FBAC_MAX_EXECUTABLES)
 		return fbac_diag_at(ld->diag, &v->mark, -E2BIG,
 				    "more than %d executables",
@@ -667,7 +668,8 @@ static int parse_application(struct loader *ld, const struct fbac_ynode *doc)
 static int parse_protected(struct loader *ld, const struct fbac_ynode *doc)
 {
 	static const char *const keys[] = { "fbac", "protected", NULL };
-	static const char *const item_keys[] = { "path", "reason", NULL };
+	static const char *const item_keys[] = { "path", "reason", "allow",
+						 NULL };
 	const struct fbac_ynode *list = fbac_ymap_get(doc, "protected");
 	int r;
 
@@ -677,7 +679,7 @@ static int parse_protected(struct loader *ld, const struct fbac_ynode *doc)
 		return r;
 	for (size_t i = 0; i < list->n; i++) {
 		const struct fbac_ynode *it = list->items[i], *path = NULL,
-				       *reason = NULL;
+				       *reason = NULL, *v;
 		struct fbac_protected *p;
 
 		if ((r = expect(ld, it, FBAC_Y_MAP, "a protected path")) < 0)
@@ -700,6 +702,26 @@ static int parse_protected(struct loader *ld, const struct fbac_ynode *doc)
 		if (r < 0)
 			return r;
 		p = &ld->p.prot[ld->p.n_prot++];
+		if ((v = fbac_ymap_get(it, "allow"))) {
+			const struct fbac_ynode **names = NULL;
+			size_t n_names = 0;
+			enum fbac_op op;
+
+			if ((r = scalar_list(ld, v, "'allow'", &names,
+					     &n_names)) < 0)
+				return r;
+			for (size_t k = 0; k < n_names; k++) {
+				if ((r = op_name(ld, names[k], &op)) < 0)
+					return r;
+				if (fbac_op_info(op)->kind != FBAC_KIND_PATH)
+					return fbac_diag_at(
+						ld->diag, &names[k]->mark,
+						-EINVAL,
+						"'%s' is not a path operation",
+						names[k]->value);
+				p->allow |= FBAC_OP_BIT(op);
+			}
+		}
 		p->path = path;
 		p->reason = reason->value;
 		p->mark = path->mark;

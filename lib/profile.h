@@ -91,6 +91,7 @@ struct fbac_application {
 	const char *name, *description;
 	const char **executables;
 	size_t n_executables;
+	struct fbac_mark exe_mark;
 	struct fbac_include *grants;
 	size_t n_grants;
 	struct fbac_priv *privs;
@@ -101,6 +102,7 @@ struct fbac_application {
 
 struct fbac_protected {
 	const struct fbac_ynode *path;
+	uint32_t allow; /* operations broad rules may still grant */
 	const char *reason;
 	struct fbac_mark mark;
 	unsigned layer;

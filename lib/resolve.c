@@ -533,6 +533,11 @@ static int eval_param(struct resolver *rs, const struct frame *fr, size_t idx,
 			return r;
 		goto have;
 	}
+	if (fr->top)
+		return fbac_diag_at(
+			rs->diag, fr->inc ? &fr->inc->mark : use, -EINVAL,
+			"missing argument '%s' of '%s' (set it with -D %s.%s=VALUE)",
+			p->name, fr->f->name, fr->f->name, p->name);
 	return fbac_diag_at(rs->diag, fr->inc ? &fr->inc->mark : use, -EINVAL,
 			    "missing argument '%s' of '%s'", p->name,
 			    fr->f->name);
@@ -579,7 +584,6 @@ static int path_rules(struct resolver *rs, const struct frame *fr,
 
 			if (pat[0] == '@') {
 				if ((p->ops & ~unix_ops) || pat[1] == 0 ||
-				    strchr(pat, '/') ||
 				    (strchr(pat, '*') &&
 				     strchr(pat, '*')[1] != 0) ||
 				    strchr(pat, '?'))
@@ -712,6 +716,49 @@ static int privileges(struct resolver *rs, const struct frame *fr,
 	return 0;
 }
 
+/*
+ * An application may always start its own program: its executables are
+ * granted execute, read and getattr, with the 'executables' entry as
+ * their origin.
+ */
+static int executables(struct resolver *rs, const struct fbac_application *a,
+		       unsigned layer)
+{
+	const uint32_t ops = FBAC_OP_BIT(FBAC_OP_FILE_EXECUTE) |
+			     FBAC_OP_BIT(FBAC_OP_FILE_READ) |
+			     FBAC_OP_BIT(FBAC_OP_FILE_GETATTR);
+	struct fbac_origin *o = fbac_arena_alloc(rs->a, sizeof(*o));
+	char norm[FBAC_MAX_PATH];
+	const char *why;
+	int r;
+
+	if (!o)
+		return -ENOMEM;
+	o->chain = fbac_arena_printf(rs->a, "%s (executables)", a->name);
+	o->mark = a->exe_mark;
+	o->layer = layer;
+	if (!o->chain)
+		return -ENOMEM;
+	for (size_t i = 0; i < a->n_executables; i++) {
+		struct fbac_rule *rule;
+
+		if (fbac_path_normalize(a->executables[i], norm, sizeof(norm),
+					&why) < 0)
+			return fbac_diag_at(rs->diag, &a->exe_mark, -EINVAL,
+					    "executable '%s': %s",
+					    a->executables[i], why);
+		if ((r = add_rule(rs, &rule)) < 0)
+			return r;
+		rule->kind = FBAC_PRIV_PATH;
+		rule->ops = ops;
+		rule->pattern = fbac_arena_strdup(rs->a, norm);
+		rule->origin = o;
+		if (!rule->pattern)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
 /* A key identifying a functionality with its evaluated arguments. */
 static const char *memo_key(struct resolver *rs, const struct frame *fr)
 {
@@ -748,8 +795,8 @@ static int include(struct resolver *rs, const struct frame *parent,
 	struct fbac_rnode *node;
 	int r;
 
-	if ((r = fbac_check_include(inc, !(top && rs->in->placeholders),
-				      rs->diag)) < 0)
+	/* Missing arguments are reported by eval_param, after -D had its say. */
+	if ((r = fbac_check_include(inc, false, rs->diag)) < 0)
 		return r;
 	for (const struct frame *p = parent; p; p = p->parent)
 		if (p->f == inc->target)
@@ -854,6 +901,7 @@ static int protected_paths(struct resolver *rs)
 			}
 			p = &rs->out->protected[rs->out->n_protected++];
 			p->path = fbac_arena_strdup(rs->a, norm);
+			p->allow = lib->protected[i].allow;
 			p->reason = lib->protected[i].reason;
 			p->mark = lib->protected[i].mark;
 			if (!p->path)
@@ -912,6 +960,8 @@ int fbac_resolve(const struct fbac_resolve_input *in,
 	if (in->app &&
 	    (r = privileges(&rs, &root, in->app->privs, in->app->n_privs,
 			    in->layer)) < 0)
+		return r;
+	if (in->app && (r = executables(&rs, in->app, in->layer)) < 0)
 		return r;
 	for (size_t i = 0; i < in->n_defines; i++)
 		if (!used[i]) {

@@ -59,6 +59,7 @@ struct fbac_rnode {
 
 struct fbac_resolved_protected {
 	const char *path;
+	uint32_t allow; /* operations broad rules may still grant */
 	const char *reason;
 	struct fbac_mark mark;
 };

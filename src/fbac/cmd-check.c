@@ -37,8 +37,44 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
 	}
 }
 
-/* Resolve and compile one root; report a problem. Return 1 if bad. */
-static int try_compile(const struct fbac_resolve_input *ri)
+/*
+ * The same defect is met again from every functionality that includes
+ * the broken one: report each message once.
+ */
+struct seen {
+	char **v;
+	size_t n;
+};
+
+static int report_once(struct seen *s, int r, const struct fbac_diag *d)
+{
+	char buf[FBAC_MAX_PATH + FBAC_MAX_DIAG + 32];
+	char **nv;
+
+	fbac_diag_format(d, buf, sizeof(buf));
+	for (size_t i = 0; i < s->n; i++)
+		if (streq(s->v[i], buf))
+			return 0;
+	nv = realloc(s->v, (s->n + 1) * sizeof(*nv));
+	if (nv) {
+		s->v = nv;
+		s->v[s->n] = strdup(buf);
+		if (s->v[s->n])
+			s->n++;
+	}
+	log_diag(r, d);
+	return 1;
+}
+
+static void seen_free(struct seen *s)
+{
+	for (size_t i = 0; i < s->n; i++)
+		free(s->v[i]);
+	free(s->v);
+}
+
+/* Resolve and compile one root; report a new problem. Return 1 if bad. */
+static int try_compile(struct seen *seen, const struct fbac_resolve_input *ri)
 {
 	struct fbac_resolved *res = NULL;
 	struct fbac_policy *pol = NULL;
@@ -50,10 +86,10 @@ static int try_compile(const struct fbac_resolve_input *ri)
 		r = fbac_policy_compile(&res, ri->root_name, &pol, &d);
 	fbac_resolved_free(res);
 	fbac_policy_free(pol);
-	if (r < 0) {
-		log_diag(r, &d);
-		return 1;
-	}
+	if (r == -ENOMEM)
+		return log_diag(r, &d), 1;
+	if (r < 0)
+		return report_once(seen, r, &d);
 	return 0;
 }
 
@@ -68,6 +104,7 @@ int cmd_check(struct global *g, int argc, char **argv)
 	struct check_opts o = { .n = 0 };
 	struct layers_options lo = { 0 };
 	struct layers l;
+	struct seen seen = { NULL, 0 };
 	unsigned bad = 0;
 	int r;
 
@@ -96,11 +133,10 @@ int cmd_check(struct global *g, int argc, char **argv)
 			struct fbac_diag d = { 0 };
 
 			if ((r = fbac_check_functionality(l.lib, f, &d)) < 0) {
-				log_diag(r, &d);
-				bad++;
+				bad += (unsigned)report_once(&seen, r, &d);
 				continue;
 			}
-			bad += (unsigned)try_compile(&ri);
+			bad += (unsigned)try_compile(&seen, &ri);
 		}
 		for (size_t i = 0; i < l.lib->n_apps; i++) {
 			const struct fbac_application *a = l.lib->apps[i];
@@ -115,11 +151,10 @@ int cmd_check(struct global *g, int argc, char **argv)
 			struct fbac_diag d = { 0 };
 
 			if ((r = fbac_check_application(l.lib, a, &d)) < 0) {
-				log_diag(r, &d);
-				bad++;
+				bad += (unsigned)report_once(&seen, r, &d);
 				continue;
 			}
-			bad += (unsigned)try_compile(&ri);
+			bad += (unsigned)try_compile(&seen, &ri);
 		}
 	}
 	if (!o.quiet && !bad)
@@ -128,6 +163,7 @@ int cmd_check(struct global *g, int argc, char **argv)
 	else if (bad)
 		fprintf(stderr, "fbac: %u problem%s found\n", bad,
 			bad == 1 ? "" : "s");
+	seen_free(&seen);
 	layers_free(&l);
 	return bad ? EXIT_DENIED_OR_INVALID : EXIT_OK;
 }
