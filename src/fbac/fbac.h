@@ -5,6 +5,7 @@
 
 #include <stdio.h>
 
+#include "describe.h"
 #include "layers.h"
 #include "policy.h"
 #include "stack.h"
@@ -29,10 +30,6 @@ int cmd_explain(struct global *g, int argc, char **argv);
 /* Load all layers; prints problems. Return as layers_load. */
 int global_load(struct global *g, struct layers *l);
 
-/* Printing shared by show and explain. */
-void print_origin(FILE *f, const struct fbac_origin *o);
-void print_ops(FILE *f, uint32_t ops);
-void print_policy(FILE *f, const struct fbac_policy *p);
 
 /* Parse "-D [FUNC.]param=value" options into defines; returns 0/-EINVAL. */
 int parse_define(char *arg, struct fbac_define *defs, size_t *n);

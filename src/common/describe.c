@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Printing policies and their provenance for people. */
-#include "fbac.h"
+#include "describe.h"
+
+#include <stdbool.h>
 
 #include <string.h>
 

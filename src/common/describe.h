@@ -1,0 +1,14 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Printing policies and their provenance for people (fbac, fbac-run). */
+#ifndef FBAC_DESCRIBE_H
+#define FBAC_DESCRIBE_H
+
+#include <stdio.h>
+
+#include "policy.h"
+
+void print_origin(FILE *f, const struct fbac_origin *o);
+void print_ops(FILE *f, uint32_t ops);
+void print_policy(FILE *f, const struct fbac_policy *p);
+
+#endif

@@ -1,0 +1,163 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * What the supervisor tells people: one line per new denial on stderr
+ * (rate-limited, with the functionalities that would grant it), and one
+ * JSON line per decision in the log file.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "filter.h"
+#include "output.h"
+#include "suggest.h"
+#include "sup.h"
+
+#define MAX_LINES 64	 /* human lines per run; the rest are counted */
+#define MAX_REMEMBERED 512 /* distinct denials remembered for dedup */
+
+static char *remembered[MAX_REMEMBERED];
+static size_t n_remembered;
+static unsigned long suppressed;
+
+static void object_text(const struct fbac_query *q, char *buf, size_t size)
+{
+	switch (fbac_op_info(q->op)->kind) {
+	case FBAC_KIND_PATH:
+		snprintf(buf, size, "%s", q->path);
+		break;
+	case FBAC_KIND_NET:
+		snprintf(buf, size, "%s:%s%s%s:%u",
+			 q->proto == FBAC_PROTO_TCP ? "tcp" : "udp",
+			 q->host && strchr(q->host, ':') ? "[" : "",
+			 q->host ? q->host : "?",
+			 q->host && strchr(q->host, ':') ? "]" : "", q->port);
+		break;
+	case FBAC_KIND_SIGNAL:
+		snprintf(buf, size, "signal");
+		break;
+	}
+}
+
+static bool seen_before(const char *key)
+{
+	for (size_t i = 0; i < n_remembered; i++)
+		if (!strcmp(remembered[i], key))
+			return true;
+	if (n_remembered < MAX_REMEMBERED)
+		remembered[n_remembered++] = strdup(key);
+	return false;
+}
+
+static void exe_of(pid_t tid, char *buf, size_t size)
+{
+	char link[64];
+	ssize_t n;
+
+	snprintf(link, sizeof(link), "/proc/%d/exe", (int)tid);
+	n = readlink(link, buf, size - 1);
+	if (n < 0)
+		n = 0;
+	buf[n] = 0;
+}
+
+static void human_line(struct call *c, const struct fbac_query *q,
+		       const char *object, const char *exe,
+		       const struct fbac_stack_entry *denier)
+{
+	struct fbac_suggestion sug[3];
+	size_t n_sug = 0;
+	char fill[FBAC_MAX_PATH];
+	const char *fill_dir = NULL;
+	const char *base = strrchr(exe, '/');
+
+	if (q->path && q->path[0] == '/') {
+		const char *slash = strrchr(q->path, '/');
+
+		snprintf(fill, sizeof(fill), "%.*s",
+			 (int)(slash == q->path ? 1 : slash - q->path), q->path);
+		fill_dir = fill;
+	}
+	(void)fbac_suggest(c->s->lib, c->s->env, q, fill_dir, sug, 3, &n_sug);
+	fprintf(stderr, "fbac: %s %s '%s' for %s[%d]: not granted by %s (layer %s)",
+		c->s->mode == MODE_ENFORCE ? "denied" : "would deny",
+		fbac_op_info(q->op)->name, object, base ? base + 1 : exe,
+		(int)c->tid, denier->policy->name, denier->layer_name);
+	for (size_t i = 0; i < n_sug; i++) {
+		fprintf(stderr, "%s%s", i ? ", " : "; granted by ",
+			sug[i].f->name);
+		if (sug[i].fill)
+			fprintf(stderr, "(%s)", sug[i].fill);
+	}
+	fputc('\n', stderr);
+}
+
+void event_log(struct call *c, const struct fbac_query *q, bool allowed,
+	       const struct fbac_stack_entry *denier,
+	       const struct fbac_verdict *v)
+{
+	struct sup *s = c->s;
+	char object[FBAC_MAX_PATH + 32], exe[FBAC_MAX_PATH], key[FBAC_MAX_PATH + 64];
+	struct timespec now;
+
+	object_text(q, object, sizeof(object));
+	exe_of(c->tid, exe, sizeof(exe));
+	if (!allowed) {
+		s->denials++;
+		snprintf(key, sizeof(key), "%d %s", (int)q->op, object);
+		if (s->verbosity >= 0 && !seen_before(key)) {
+			if (s->printed < MAX_LINES) {
+				s->printed++;
+				human_line(c, q, object, exe, denier);
+			} else {
+				suppressed++;
+			}
+		}
+	}
+	if (!s->log)
+		return;
+	clock_gettime(CLOCK_REALTIME, &now);
+	fprintf(s->log, "{\"time\": %lld.%03ld, \"pid\": %d, \"exe\": ",
+		(long long)now.tv_sec, now.tv_nsec / 1000000, (int)c->tid);
+	json_string(s->log, exe);
+	fprintf(s->log, ", \"syscall\": \"%s\", \"operation\": \"%s\", \"object\": ",
+		filter_syscall_name(c->nr), fbac_op_info(q->op)->name);
+	json_string(s->log, object);
+	fprintf(s->log, ", \"decision\": \"%s\"",
+		allowed ? "allow" :
+		s->mode == MODE_ENFORCE ? "deny" : "would-deny");
+	if (denier) {
+		fprintf(s->log, ", \"layer\": ");
+		json_string(s->log, denier->layer_name);
+		fprintf(s->log, ", \"policy\": ");
+		json_string(s->log, denier->policy->name);
+	}
+	if (v && v->origin) {
+		fprintf(s->log, ", \"rule\": ");
+		json_string(s->log, v->rule ? v->rule : "");
+		fprintf(s->log, ", \"chain\": ");
+		json_string(s->log, v->origin->chain);
+		fprintf(s->log, ", \"file\": ");
+		json_string(s->log, v->origin->mark.file ? v->origin->mark.file :
+							   "");
+		fprintf(s->log, ", \"line\": %u", v->origin->mark.line);
+	}
+	if (v && v->protected) {
+		fprintf(s->log, ", \"protected\": ");
+		json_string(s->log, v->protected->path);
+	}
+	fputs("}\n", s->log);
+	fflush(s->log);
+}
+
+void events_summary(struct sup *s)
+{
+	if (s->verbosity >= 0 && suppressed)
+		fprintf(stderr, "fbac: %lu more denials not shown (see --log)\n",
+			suppressed);
+	for (size_t i = 0; i < n_remembered; i++)
+		free(remembered[i]);
+	n_remembered = 0;
+}

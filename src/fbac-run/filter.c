@@ -1,0 +1,167 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include "filter.h"
+
+#include <errno.h>
+#include <linux/seccomp.h>
+#include <sched.h>
+#include <seccomp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <termios.h>
+
+#include "macro.h"
+#include "output.h"
+
+DEFINE_TRIVIAL_CLEANUP_FUNC(scmp_filter_ctx, seccomp_release)
+
+/* Syscalls whose path or address the supervisor resolves itself. */
+static const char *const notified[] = {
+	"open",	       "openat",       "openat2",    "creat",
+	"stat",	       "lstat",	       "newfstatat", "statx",
+	"statfs",      "access",       "faccessat",  "faccessat2",
+	"readlink",    "readlinkat",   "mkdir",	     "mkdirat",
+	"mknod",       "mknodat",      "unlink",     "unlinkat",
+	"rmdir",       "rename",       "renameat",   "renameat2",
+	"link",	       "linkat",       "symlink",    "symlinkat",
+	"chmod",       "fchmodat",     "chown",	     "lchown",
+	"fchownat",    "truncate",     "utime",	     "utimes",
+	"futimesat",   "utimensat",    "setxattr",   "lsetxattr",
+	"removexattr", "lremovexattr", "getxattr",   "lgetxattr",
+	"listxattr",   "llistxattr",   "chdir",	     "execve",
+	"execveat",    "inotify_add_watch",
+	"connect",     "bind",	       "sendmsg",    "sendmmsg",
+};
+
+/* Denied outright: escape hatches, kernel attack surface, other tasks. */
+static const char *const denied_eperm[] = {
+	"ptrace",	 "process_vm_writev", "pidfd_getfd", "open_by_handle_at",
+	"name_to_handle_at", "keyctl",	      "add_key",     "request_key",
+	"bpf",		 "mount",	      "umount2",     "open_tree",
+	"move_mount",	 "fsopen",	      "fsconfig",    "fsmount",
+	"fspick",	 "mount_setattr",     "pivot_root",  "chroot",
+	"swapon",	 "swapoff",	      "quotactl",    "quotactl_fd",
+	"acct",		 "kexec_load",	      "kexec_file_load",
+	"init_module",	 "finit_module",      "delete_module",
+	"userfaultfd",	 "fanotify_init",     "fanotify_mark",
+	"uselib",	 "perf_event_open",   "lookup_dcookie",
+	"vhangup",	 "reboot",	      "settimeofday", "clock_settime",
+	"adjtimex",	 "clock_adjtime",     "iopl",	     "ioperm",
+};
+
+/* Programs fall back to older interfaces on ENOSYS. */
+static const char *const denied_enosys[] = {
+	"io_uring_setup", "io_uring_enter", "io_uring_register", "clone3",
+};
+
+/* x86_64 numbers newer than the libseccomp we build against. */
+#define NR_FCHMODAT2 452
+#define NR_FIRST_UNKNOWN 451
+#define NR_LAST_PROBED 520
+static const int newer_allowed[] = {
+	451, /* cachestat: fd based */
+	453, /* map_shadow_stack */
+	454, 455, 456, /* futex_wake, futex_wait, futex_requeue */
+	459, 460, 461, /* lsm_get_self_attr, lsm_set_self_attr, lsm_list_modules */
+	462, /* mseal */
+};
+
+static int rule(scmp_filter_ctx ctx, uint32_t action, const char *name)
+{
+	int nr = seccomp_syscall_resolve_name(name);
+	int r;
+
+	if (nr == __NR_SCMP_ERROR)
+		return 0; /* not on this architecture (e.g. open on arm64) */
+	r = seccomp_rule_add(ctx, action, nr, 0);
+	if (r < 0)
+		return log_error(r, "cannot add a seccomp rule for '%s': %s",
+				 name, strerror(-r));
+	return 0;
+}
+
+int filter_load(void)
+{
+	_cleanup_(seccomp_releasep) scmp_filter_ctx ctx = NULL;
+	int r, fd;
+
+	ctx = seccomp_init(SCMP_ACT_ALLOW);
+	if (!ctx)
+		return log_error(-ENOMEM, "cannot create a seccomp filter");
+	/* Another architecture (i386 int 0x80, x32) is never ours to allow. */
+	if ((r = seccomp_attr_set(ctx, SCMP_FLTATR_ACT_BADARCH,
+				  SCMP_ACT_KILL_PROCESS)) < 0)
+		return log_error(r, "cannot set the seccomp bad-arch action");
+	for (size_t i = 0; i < ARRAY_SIZE(denied_eperm); i++)
+		if ((r = rule(ctx, SCMP_ACT_ERRNO(EPERM), denied_eperm[i])) < 0)
+			return r;
+	for (size_t i = 0; i < ARRAY_SIZE(denied_enosys); i++)
+		if ((r = rule(ctx, SCMP_ACT_ERRNO(ENOSYS), denied_enosys[i])) <
+		    0)
+			return r;
+	for (size_t i = 0; i < ARRAY_SIZE(notified); i++)
+		if ((r = rule(ctx, SCMP_ACT_NOTIFY, notified[i])) < 0)
+			return r;
+	/* Syscalls newer than the table: ENOSYS unless known harmless. */
+	for (int nr = NR_FIRST_UNKNOWN; nr <= NR_LAST_PROBED; nr++) {
+		bool ok = false;
+		uint32_t act = SCMP_ACT_ERRNO(ENOSYS);
+
+		for (size_t i = 0; i < ARRAY_SIZE(newer_allowed); i++)
+			ok |= newer_allowed[i] == nr;
+		if (ok)
+			continue;
+		if (nr == NR_FCHMODAT2)
+			act = SCMP_ACT_NOTIFY;
+		if ((r = seccomp_rule_add(ctx, act, nr, 0)) < 0)
+			return log_error(r, "cannot add a seccomp rule for syscall %d: %s",
+					 nr, strerror(-r));
+	}
+	/* Typing into the terminal of the user: TIOCSTI and TIOCLINUX. */
+	if ((r = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(ioctl),
+				  1, SCMP_A1(SCMP_CMP_MASKED_EQ, 0xffffffff,
+					     TIOCSTI))) < 0 ||
+	    (r = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(ioctl),
+				  1, SCMP_A1(SCMP_CMP_MASKED_EQ, 0xffffffff,
+					     TIOCLINUX))) < 0)
+		return log_error(r, "cannot add the ioctl rules: %s",
+				 strerror(-r));
+	/* A listener of its own would let the program answer its own
+	 * notifications (the newest listener wins). */
+	if ((r = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(seccomp),
+				  1, SCMP_A1(SCMP_CMP_MASKED_EQ,
+					     SECCOMP_FILTER_FLAG_NEW_LISTENER,
+					     SECCOMP_FILTER_FLAG_NEW_LISTENER))) <
+	    0)
+		return log_error(r, "cannot add the seccomp rule: %s",
+				 strerror(-r));
+	/* TCP fast open connects from sendto: the address must be checked. */
+	if ((r = seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, SCMP_SYS(sendto), 1,
+				  SCMP_A4(SCMP_CMP_NE, 0))) < 0)
+		return log_error(r, "cannot add the sendto rule: %s",
+				 strerror(-r));
+	if ((r = seccomp_load(ctx)) < 0)
+		return log_error(r, "cannot load the seccomp filter: %s",
+				 strerror(-r));
+	fd = seccomp_notify_fd(ctx);
+	if (fd < 0)
+		return log_error(fd, "cannot get the seccomp listener");
+	return fd;
+}
+
+const char *filter_syscall_name(int nr)
+{
+	static char buf[16];
+	char *n = seccomp_syscall_resolve_num_arch(SCMP_ARCH_NATIVE, nr);
+
+	if (!n) {
+		snprintf(buf, sizeof(buf), "syscall_%d", nr);
+		return buf;
+	}
+	snprintf(buf, sizeof(buf), "%s", n);
+	free(n);
+	return buf;
+}

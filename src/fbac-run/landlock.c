@@ -1,0 +1,204 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include "landlock.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/landlock.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "output.h"
+
+/* The uapi structs as of ABI 6; the build host's headers may be older. */
+struct ll_ruleset_attr {
+	uint64_t handled_access_fs;
+	uint64_t handled_access_net;
+	uint64_t scoped;
+};
+
+struct ll_path_beneath_attr {
+	uint64_t allowed_access;
+	int32_t parent_fd;
+} __attribute__((packed));
+
+struct ll_net_port_attr {
+	uint64_t allowed_access;
+	uint64_t port;
+};
+
+#define LL_RULE_PATH_BENEATH 1
+#define LL_RULE_NET_PORT 2
+
+/* Rights Landlock accepts on a non-directory. */
+#define LL_FILE_RIGHTS                                                         \
+	(FBAC_LL_FS_EXECUTE | FBAC_LL_FS_WRITE_FILE | FBAC_LL_FS_READ_FILE |      \
+	 FBAC_LL_FS_TRUNCATE | FBAC_LL_FS_IOCTL_DEV)
+
+int landlock_abi(void)
+{
+	long abi = syscall(SYS_landlock_create_ruleset, NULL, 0,
+			   LANDLOCK_CREATE_RULESET_VERSION);
+
+	return abi < 0 ? 0 : (int)abi;
+}
+
+static uint64_t fs_mask(int abi)
+{
+	uint64_t m = (1ULL << 13) - 1;
+
+	if (abi >= 2)
+		m |= FBAC_LL_FS_REFER;
+	if (abi >= 3)
+		m |= FBAC_LL_FS_TRUNCATE;
+	if (abi >= 5)
+		m |= FBAC_LL_FS_IOCTL_DEV;
+	return abi >= 1 ? m : 0;
+}
+
+static void add_missing(char *buf, size_t size, const char *what)
+{
+	size_t n = strlen(buf);
+
+	snprintf(buf + n, size - n, "%s%s", n ? ", " : "", what);
+}
+
+void landlock_missing(const struct fbac_stack *st, int abi, char *buf,
+		      size_t size)
+{
+	bool net = false, scope = false;
+
+	buf[0] = 0;
+	if (abi < 1) {
+		add_missing(buf, size, "landlock itself");
+		return;
+	}
+	for (size_t i = 0; i < st->n; i++) {
+		const struct fbac_landlock_plan *p = &st->entries[i].policy->ll;
+
+		net |= p->handle_bind_tcp || p->handle_connect_tcp;
+		scope |= p->scope != 0;
+	}
+	if (abi < 2)
+		add_missing(buf, size, "rename/link control (ABI 2)");
+	if (abi < 3)
+		add_missing(buf, size, "truncate control (ABI 3)");
+	if (abi < 4 && net)
+		add_missing(buf, size, "tcp port control (ABI 4)");
+	if (abi < 5)
+		add_missing(buf, size, "device ioctl control (ABI 5)");
+	if (abi < 6 && scope)
+		add_missing(buf, size,
+			    "signal and abstract unix socket scoping (ABI 6)");
+}
+
+static int add_path(int ruleset, const char *path, uint64_t access)
+{
+	struct ll_path_beneath_attr pb = { 0 };
+	struct stat st;
+	int fd, r = 0;
+
+	fd = open(path, O_PATH | O_CLOEXEC);
+	if (fd < 0)
+		return errno == ENOENT || errno == ENOTDIR || errno == EACCES ?
+			       0 :
+			       -errno;
+	if (fstat(fd, &st) < 0) {
+		r = -errno;
+		goto out;
+	}
+	if (!S_ISDIR(st.st_mode))
+		access &= LL_FILE_RIGHTS;
+	if (!access)
+		goto out;
+	pb.allowed_access = access;
+	pb.parent_fd = fd;
+	if (syscall(SYS_landlock_add_rule, ruleset, LL_RULE_PATH_BENEATH, &pb,
+		    0) < 0)
+		r = -errno;
+out:
+	close(fd);
+	return r;
+}
+
+static int add_port(int ruleset, uint64_t access, uint16_t port)
+{
+	struct ll_net_port_attr np = { access, port };
+
+	if (syscall(SYS_landlock_add_rule, ruleset, LL_RULE_NET_PORT, &np, 0) <
+	    0)
+		return -errno;
+	return 0;
+}
+
+static int apply_one(const struct fbac_stack_entry *e, int abi, bool supervisor)
+{
+	const struct fbac_landlock_plan *p = &e->policy->ll;
+	struct ll_ruleset_attr attr = { 0 };
+	size_t attr_size = abi >= 6 ? 24 : abi >= 4 ? 16 : 8;
+	_cleanup_close_ int ruleset = -1;
+	int r;
+
+	attr.handled_access_fs = p->handled_fs & fs_mask(abi);
+	if (abi >= 4) {
+		if (p->handle_connect_tcp)
+			attr.handled_access_net |= FBAC_LL_NET_CONNECT_TCP;
+		if (p->handle_bind_tcp)
+			attr.handled_access_net |= FBAC_LL_NET_BIND_TCP;
+	}
+	if (abi >= 6)
+		attr.scoped = p->scope;
+	ruleset = (int)syscall(SYS_landlock_create_ruleset, &attr, attr_size,
+			       0);
+	if (ruleset < 0)
+		return log_error(-errno, "cannot create a landlock ruleset: %m");
+	for (size_t i = 0; i < p->n_paths; i++) {
+		uint64_t acc = p->paths[i].access & attr.handled_access_fs;
+
+		if (acc && (r = add_path(ruleset, p->paths[i].path, acc)) < 0) {
+			errno = -r;
+			return log_error(r, "cannot add a landlock rule for '%s': %m",
+					 p->paths[i].path);
+		}
+	}
+	for (size_t i = 0; (attr.handled_access_net & FBAC_LL_NET_CONNECT_TCP) &&
+			   i < p->n_connect_ports;
+	     i++)
+		if ((r = add_port(ruleset, FBAC_LL_NET_CONNECT_TCP,
+				  p->connect_ports[i])) < 0)
+			return log_error(r, "cannot add a landlock port rule");
+	for (size_t i = 0; (attr.handled_access_net & FBAC_LL_NET_BIND_TCP) &&
+			   i < p->n_bind_ports;
+	     i++)
+		if ((r = add_port(ruleset, FBAC_LL_NET_BIND_TCP,
+				  p->bind_ports[i])) < 0)
+			return log_error(r, "cannot add a landlock port rule");
+	if (supervisor &&
+	    (r = add_path(ruleset, "/proc",
+			  (FBAC_LL_FS_READ_FILE | FBAC_LL_FS_READ_DIR) &
+				  attr.handled_access_fs)) < 0)
+		return log_error(r, "cannot add the supervisor's /proc rule");
+	if (syscall(SYS_landlock_restrict_self, ruleset, 0) < 0)
+		return log_error(-errno, "cannot enforce the landlock ruleset of layer '%s': %m",
+				 e->layer_name);
+	return 0;
+}
+
+int landlock_apply(const struct fbac_stack *st, int abi, bool supervisor)
+{
+	int r;
+
+	if (abi < 1)
+		return 0;
+	/* Landlock needs no_new_privs (or CAP_SYS_ADMIN) to restrict. */
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
+		return log_error(-errno, "cannot set no_new_privs: %m");
+	for (size_t i = 0; i < st->n; i++)
+		if ((r = apply_one(&st->entries[i], abi, supervisor)) < 0)
+			return r;
+	return 0;
+}

@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Starting the confined program and handing its listener to us. */
+#ifndef FBAC_RUN_LAUNCH_H
+#define FBAC_RUN_LAUNCH_H
+
+#include <stdbool.h>
+#include <sys/types.h>
+
+#include "stack.h"
+
+struct launch {
+	const char *exe;   /* absolute path to execute */
+	char **argv;
+	const struct fbac_stack *stack;
+	int abi;	   /* Landlock ABI, 0: none */
+	bool landlock;	   /* add the program's own exact layers */
+	/* out */
+	pid_t pid;
+	int listener;
+	int exec_err_fd;   /* read end: an errno if exec failed */
+};
+
+/* Fork the child and take its listener. Return: 0 or -errno (logged). */
+int launch_start(struct launch *l);
+
+/* After the child exec'd or failed: its exec errno, or 0. */
+int launch_exec_error(struct launch *l);
+
+#endif

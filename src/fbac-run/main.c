@@ -1,0 +1,355 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * fbac-run: run a program confined by functionalities. Options end at
+ * the command; its own options are never parsed.
+ */
+#include <argp.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "describe.h"
+#include "landlock.h"
+#include "launch.h"
+#include "layers.h"
+#include "output.h"
+#include "sup.h"
+
+enum {
+	EXIT_FBAC = 125,
+	EXIT_CANNOT_EXEC = 126,
+	EXIT_NOT_FOUND = 127,
+};
+
+enum {
+	OPT_LEARN = 0x100,
+	OPT_BEST_EFFORT,
+};
+
+const char *argp_program_version = "fbac-run " FBAC_VERSION;
+const char *argp_program_bug_address = "<https://github.com/fbac/fbac/issues>";
+
+struct options {
+	const char *as[FBAC_MAX_LIST];
+	size_t n_as;
+	struct fbac_define defs[FBAC_MAX_DEFINES];
+	size_t n_defs;
+	const char *dirs[FBAC_MAX_LAYERS];
+	size_t n_dirs;
+	enum run_mode mode;
+	const char *log;
+	int verbosity;
+	bool check, best_effort, bad;
+	char **command;
+};
+
+static const struct argp_option options[] = {
+	{ "as", 'a', "FUNCTIONALITY", 0,
+	  "Confine as FUNCTIONALITY (repeatable); replaces the program's own application policy",
+	  0 },
+	{ "define", 'D', "FUNC.PARAM=VALUE", 0,
+	  "Set a parameter of a granted functionality", 0 },
+	{ "profile", 'p', "FILE", 0, "Load FILE as an extra policy layer", 0 },
+	{ "profile-dir", 'P', "DIR", 0, "Load DIR as an extra policy layer", 0 },
+	{ "mode", 'm', "MODE", 0,
+	  "enforce (default), complain (log, allow) or learn (log everything, allow)",
+	  1 },
+	{ "learn", OPT_LEARN, NULL, 0, "Same as --mode learn", 1 },
+	{ "log", 'l', "FILE", 0, "Write one JSON line per event to FILE", 1 },
+	{ "quiet", 'q', NULL, 0, "Print no denial lines", 1 },
+	{ "verbose", 'v', NULL, 0, "Print more", 1 },
+	{ "check", 'n', NULL, 0,
+	  "Print the effective policy and exit without running anything", 2 },
+	{ "best-effort", OPT_BEST_EFFORT, NULL, 0,
+	  "Run even if the kernel lacks some Landlock features (printed)", 2 },
+	{ 0 }
+};
+
+static error_t parse_opt(int key, char *arg, struct argp_state *st)
+{
+	struct options *o = st->input;
+
+	switch (key) {
+	case 'a':
+		if (o->n_as >= FBAC_MAX_LIST)
+			argp_error(st, "too many --as options");
+		o->as[o->n_as++] = arg;
+		return 0;
+	case 'D':
+		if (o->n_defs >= FBAC_MAX_DEFINES ||
+		    fbac_define_parse(arg, NULL, &o->defs[o->n_defs]) < 0)
+			argp_error(st, "invalid -D '%s' (expected FUNC.PARAM=VALUE)",
+				   arg);
+		o->n_defs++;
+		return 0;
+	case 'p':
+	case 'P':
+		if (o->n_dirs >= FBAC_MAX_LAYERS - 4)
+			argp_error(st, "too many -p/-P options");
+		o->dirs[o->n_dirs++] = arg;
+		return 0;
+	case 'm':
+		if (streq(arg, "enforce"))
+			o->mode = MODE_ENFORCE;
+		else if (streq(arg, "complain"))
+			o->mode = MODE_COMPLAIN;
+		else if (streq(arg, "learn"))
+			o->mode = MODE_LEARN;
+		else
+			argp_error(st, "unknown mode '%s' (expected enforce, complain or learn)",
+				   arg);
+		return 0;
+	case OPT_LEARN:
+		o->mode = MODE_LEARN;
+		return 0;
+	case 'l':
+		o->log = arg;
+		return 0;
+	case 'q':
+		o->verbosity = -1;
+		return 0;
+	case 'v':
+		o->verbosity = 1;
+		return 0;
+	case 'n':
+		o->check = true;
+		return 0;
+	case OPT_BEST_EFFORT:
+		o->best_effort = true;
+		return 0;
+	case ARGP_KEY_ARG:
+		/* The command and its arguments are not ours. */
+		o->command = &st->argv[st->next - 1];
+		st->next = st->argc;
+		return 0;
+	case ARGP_KEY_END:
+		if (!o->command)
+			argp_error(st, "missing COMMAND");
+		return 0;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+}
+
+/* execvp's search, done here so the policy can be found by path. */
+static int find_program(const char *name, char *out, size_t size)
+{
+	const char *path = getenv("PATH");
+	int err = ENOENT;
+
+	if (strchr(name, '/')) {
+		if (snprintf(out, size, "%s", name) >= (int)size)
+			return -ENAMETOOLONG;
+		return access(out, F_OK) == 0 ? 0 : -errno;
+	}
+	if (!path || !*path)
+		path = "/usr/local/bin:/usr/bin:/bin";
+	for (const char *p = path; p; p = strchr(p, ':') ? strchr(p, ':') + 1 : NULL) {
+		size_t len = strchr(p, ':') ? (size_t)(strchr(p, ':') - p) :
+					      strlen(p);
+		struct stat st;
+
+		if (len == 0)
+			continue;
+		if (snprintf(out, size, "%.*s/%s", (int)len, p, name) >=
+		    (int)size)
+			continue;
+		if (stat(out, &st) == 0 && S_ISREG(st.st_mode)) {
+			if (access(out, X_OK) == 0)
+				return 0;
+			err = EACCES;
+		}
+	}
+	return -err;
+}
+
+static int build_stack(struct options *o, struct layers *l, const char *exe,
+		       struct fbac_include *grants, struct fbac_stack *st)
+{
+	struct fbac_stack_input si = {
+		.lib = l->lib, .env = &l->env, .trusted_env = &l->trusted_env,
+		.program = exe, .grants = grants, .n_grants = o->n_as,
+		.defines = o->defs, .n_defines = o->n_defs,
+	};
+	struct fbac_diag d = { 0 };
+	char real[PATH_MAX];
+	int r;
+
+	r = fbac_stack_build(&si, st, &d);
+	if (r == -ENOENT && realpath(exe, real) && strcmp(real, exe)) {
+		fbac_diag_clear(&d);
+		si.program = real;
+		r = fbac_stack_build(&si, st, &d);
+	}
+	if (r == -ENOENT)
+		return log_error(r, "no application policy names '%s': use --as FUNCTIONALITY (see 'fbac list')",
+				 exe);
+	if (r < 0)
+		return log_diag(r, &d);
+	return 0;
+}
+
+static int exit_status(int status)
+{
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status);
+	if (WIFSIGNALED(status))
+		return 128 + WTERMSIG(status);
+	return EXIT_FBAC;
+}
+
+static int run(struct options *o)
+{
+	struct layers_options lo = { .extra_dirs = o->dirs,
+				     .n_extra = o->n_dirs };
+	struct fbac_include grants[FBAC_MAX_LIST];
+	struct fbac_stack st = { .n = 0 };
+	struct launch la = { .exec_err_fd = -1, .listener = -1 };
+	struct sup s = { .listener = -1 };
+	struct layers l;
+	char exe[PATH_MAX], missing[512];
+	int abi, r, status = 0, ret = EXIT_FBAC;
+
+	r = find_program(o->command[0], exe, sizeof(exe));
+	if (r < 0) {
+		errno = -r;
+		log_error(r, "cannot run '%s': %m", o->command[0]);
+		return r == -ENOENT ? EXIT_NOT_FOUND : EXIT_CANNOT_EXEC;
+	}
+	r = layers_load(&lo, &l);
+	if (r == -ENOMEM)
+		return EXIT_FBAC;
+	if (r < 0) {
+		log_error(0, "refusing to run: the profiles have errors (see above, or 'fbac check')");
+		goto out;
+	}
+	for (size_t i = 0; i < o->n_as; i++) {
+		grants[i] = (struct fbac_include){
+			.name = o->as[i],
+			.mark = { "<command line>", 0, 0 },
+			.target = fbac_library_find(l.lib, o->as[i]),
+		};
+		if (!grants[i].target) {
+			log_error(0, "unknown functionality '%s' (see 'fbac list')",
+				  o->as[i]);
+			goto out;
+		}
+	}
+	if (build_stack(o, &l, exe, grants, &st) < 0)
+		goto out;
+	if (st.n * 2 > FBAC_MAX_LAYERS) {
+		log_error(0, "too many policy layers (%zu) for landlock", st.n);
+		goto out;
+	}
+	abi = landlock_abi();
+	landlock_missing(&st, abi, missing, sizeof(missing));
+	if (o->check) {
+		for (size_t i = 0; i < st.n; i++) {
+			printf("layer %s: %s\n", st.entries[i].layer_name,
+			       st.entries[i].policy->name);
+			print_policy(stdout, st.entries[i].policy);
+		}
+		printf("landlock ABI %d%s%s\n", abi, missing[0] ? "; missing: " : "",
+		       missing);
+		ret = 0;
+		goto out;
+	}
+	if (missing[0] && o->mode == MODE_ENFORCE) {
+		if (!o->best_effort) {
+			log_error(0, "refusing to run: this kernel cannot enforce %s (Landlock ABI %d; --best-effort runs anyway)",
+				  missing, abi);
+			goto out;
+		}
+		log_error(0, "warning: not enforced on this kernel: %s", missing);
+	}
+
+	s.stack = &st;
+	s.lib = l.lib;
+	s.env = &l.env;
+	s.mode = o->mode;
+	s.verbosity = o->verbosity;
+	s.self = getpid();
+	if (o->log) {
+		s.log = fopen(o->log, "ae");
+		if (!s.log) {
+			log_error(-errno, "cannot open log '%s': %m", o->log);
+			goto out;
+		}
+	}
+	/* Orphaned descendants come to us, so none escapes supervision. */
+	prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
+	{
+		sigset_t mask;
+
+		sigemptyset(&mask);
+		sigaddset(&mask, SIGTERM);
+		sigaddset(&mask, SIGHUP);
+		sigaddset(&mask, SIGUSR1);
+		sigaddset(&mask, SIGUSR2);
+		sigaddset(&mask, SIGCHLD);
+		sigprocmask(SIG_BLOCK, &mask, NULL);
+	}
+	/* The terminal's ^C and ^\ go to the whole process group already. */
+	signal(SIGINT, SIG_IGN);
+	signal(SIGQUIT, SIG_IGN);
+	signal(SIGPIPE, SIG_IGN);
+	if (o->mode == MODE_ENFORCE &&
+	    landlock_apply(&st, abi, true) < 0)
+		goto out;
+	la.exe = exe;
+	la.argv = o->command;
+	la.stack = &st;
+	la.abi = abi;
+	la.landlock = o->mode == MODE_ENFORCE;
+	if (launch_start(&la) < 0)
+		goto out;
+	s.listener = la.listener;
+	if (supervise(&s, la.pid, &status) < 0) {
+		kill(la.pid, SIGKILL);
+		goto out;
+	}
+	r = launch_exec_error(&la);
+	if (r) {
+		errno = r;
+		log_error(-r, "cannot run '%s': %m", exe);
+		ret = r == ENOENT ? EXIT_NOT_FOUND : EXIT_CANNOT_EXEC;
+		goto out;
+	}
+	ret = exit_status(status);
+out:
+	events_summary(&s);
+	if (s.log)
+		fclose(s.log);
+	if (la.listener >= 0)
+		close(la.listener);
+	fbac_stack_clear(&st);
+	layers_free(&l);
+	return ret;
+}
+
+int main(int argc, char **argv)
+{
+	struct argp argp = {
+		options, parse_opt, "COMMAND [ARG...]",
+		"Run COMMAND confined by functionalities: by its application "
+		"policy from the policy layers, or by the --as functionalities."
+		"\vExit status: COMMAND's own; 128+N if it was killed by signal "
+		"N; 125 if fbac-run failed; 126 if COMMAND cannot be executed; "
+		"127 if it was not found. See fbac-run(1).",
+		NULL, NULL, NULL
+	};
+	struct options o = { .mode = MODE_ENFORCE };
+
+	program_name_short = "fbac-run";
+	argp_err_exit_status = EXIT_FBAC;
+	if (argp_parse(&argp, argc, argv, ARGP_IN_ORDER, NULL, &o) != 0)
+		return EXIT_FBAC;
+	return run(&o);
+}

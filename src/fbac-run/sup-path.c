@@ -1,0 +1,291 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Resolving a path argument the way the kernel would for the target, but
+ * in the supervisor, from one private copy: relative to the target's
+ * root, cwd or descriptor, with the target's /proc/self, refusing magic
+ * links, and reporting the kernel-resolved canonical path.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/openat2.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "path.h"
+#include "sup.h"
+#include "target.h"
+
+void resolved_close(struct resolved *r)
+{
+	if (r->fd >= 0)
+		close(r->fd);
+	if (r->parent_fd >= 0)
+		close(r->parent_fd);
+	r->fd = r->parent_fd = -1;
+}
+
+static pid_t tgid_of(struct call *c)
+{
+	if (!c->tgid) {
+		pid_t t = target_tgid(c->tid);
+		c->tgid = t > 0 ? t : c->tid;
+	}
+	return c->tgid;
+}
+
+/*
+ * Rewrite the names that mean "the calling process" so that they name
+ * the target and not the supervisor: /proc/self, /proc/thread-self,
+ * /dev/fd, /dev/std{in,out,err}.
+ */
+static int rewrite_self(struct call *c, const char *in, char *out, size_t size)
+{
+	static const char *const names[] = {
+		"/proc/self", "/proc/thread-self", "/dev/fd",
+		"/dev/stdin", "/dev/stdout",	   "/dev/stderr",
+	};
+	int n = -1;
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		size_t l = strlen(names[i]);
+		const char *rest = in + l;
+		int pid;
+
+		if (strncmp(in, names[i], l) || (*rest && *rest != '/'))
+			continue;
+		pid = (int)tgid_of(c);
+		switch (i) {
+		case 0:
+			n = snprintf(out, size, "/proc/%d%s", pid, rest);
+			break;
+		case 1:
+			n = snprintf(out, size, "/proc/%d/task/%d%s", pid,
+				     (int)c->tid, rest);
+			break;
+		case 2:
+			n = snprintf(out, size, "/proc/%d/fd%s", pid, rest);
+			break;
+		default:
+			n = snprintf(out, size, "/proc/%d/fd/%zu%s", pid, i - 3,
+				     rest);
+			break;
+		}
+		return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
+	}
+	n = snprintf(out, size, "%s", in);
+	return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
+}
+
+/* The canonical path of one of our descriptors, as the kernel sees it. */
+static int fd_path(int fd, char *out, size_t size)
+{
+	char link[64];
+	ssize_t n;
+
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	n = readlink(link, out, size - 1);
+	if (n < 0)
+		return -errno;
+	if ((size_t)n >= size - 1)
+		return -ENAMETOOLONG;
+	out[n] = 0;
+	/* Anonymous files (memfd, pipes, sockets) have no path to decide on. */
+	if (out[0] != '/')
+		return -EACCES;
+	if (n > 10 && !strcmp(out + n - 10, " (deleted)"))
+		return -ENOENT;
+	return 0;
+}
+
+/* "/proc/<n>/fd/<m>" naming a descriptor of the target itself. */
+static int target_fd_ref(struct call *c, const char *path)
+{
+	char pre[32];
+	size_t l;
+	char *end;
+	long fd;
+
+	l = (size_t)snprintf(pre, sizeof(pre), "/proc/%d/fd/", (int)tgid_of(c));
+	if (strncmp(path, pre, l))
+		return -1;
+	fd = strtol(path + l, &end, 10);
+	if (end == path + l || *end || fd < 0 || fd > 1 << 20)
+		return -1;
+	return (int)fd;
+}
+
+static int openat2_path(int base, const char *path, bool follow,
+			bool in_root)
+{
+	struct open_how how = {
+		.flags = O_PATH | O_CLOEXEC | (follow ? 0 : O_NOFOLLOW),
+		.resolve = RESOLVE_NO_MAGICLINKS | (in_root ? RESOLVE_IN_ROOT : 0),
+	};
+	int fd;
+
+	do
+		fd = (int)syscall(SYS_openat2, base, path, &how, sizeof(how));
+	while (fd < 0 && errno == EAGAIN);
+	return fd < 0 ? -errno : fd;
+}
+
+static int base_fd(struct call *c, int dirfd, const char *path)
+{
+	if (path[0] == '/')
+		return target_root(c->tid);
+	if (dirfd == AT_FDCWD)
+		return target_cwd(c->tid);
+	return target_getfd(c->tid, dirfd);
+}
+
+/* Is the resolved object one of the supervisor's own /proc entries? */
+static bool is_ours(struct call *c, const char *path)
+{
+	char pre[32];
+	size_t l = (size_t)snprintf(pre, sizeof(pre), "/proc/%d",
+				    (int)c->s->self);
+
+	return !strncmp(path, pre, l) && (path[l] == 0 || path[l] == '/');
+}
+
+int resolve_path(struct call *c, int dirfd, const char *arg, unsigned flags,
+		 struct resolved *out)
+{
+	char path[FBAC_MAX_PATH];
+	int base = -1, r, tfd;
+
+	out->fd = out->parent_fd = -1;
+	out->leaf[0] = out->path[0] = 0;
+	out->is_dir = false;
+	out->held = false;
+
+	if (!arg[0]) {
+		struct stat st;
+
+		if (!(flags & RES_EMPTY_OK))
+			return -ENOENT;
+		out->fd = dirfd == AT_FDCWD ? target_cwd(c->tid) :
+					      target_getfd(c->tid, dirfd);
+		if (out->fd < 0)
+			return out->fd;
+		/* Pipes and sockets have no path; the program holds them. */
+		r = fd_path(out->fd, out->path, sizeof(out->path));
+		if (r < 0 && r != -EACCES && r != -ENOENT)
+			goto fail;
+		out->is_dir = fstat(out->fd, &st) == 0 && S_ISDIR(st.st_mode);
+		out->held = true;
+		return 0;
+	}
+	if ((r = rewrite_self(c, arg, path, sizeof(path))) < 0)
+		return r;
+
+	/* The target's own descriptor by number: decide on what it is. */
+	tfd = target_fd_ref(c, path);
+	if (tfd >= 0) {
+		struct stat st;
+
+		out->fd = target_getfd(c->tid, tfd);
+		if (out->fd < 0)
+			return out->fd == -EBADF ? -ENOENT : out->fd;
+		r = fd_path(out->fd, out->path, sizeof(out->path));
+		if (r < 0)
+			goto fail;
+		out->is_dir = fstat(out->fd, &st) == 0 && S_ISDIR(st.st_mode);
+		return 0;
+	}
+
+	base = base_fd(c, dirfd, path);
+	if (base < 0)
+		return base;
+	out->fd = openat2_path(base, path, flags & RES_FOLLOW, path[0] == '/');
+	if (out->fd >= 0) {
+		struct stat st;
+
+		r = fd_path(out->fd, out->path, sizeof(out->path));
+		if (r < 0)
+			goto fail;
+		out->is_dir = fstat(out->fd, &st) == 0 && S_ISDIR(st.st_mode);
+	} else if (out->fd != -ENOENT || !(flags & (RES_MAY_MISS | RES_PARENT))) {
+		r = out->fd;
+		goto fail;
+	}
+
+	if (flags & RES_PARENT) {
+		/* Split off the last component; the parent is followed. */
+		char *slash, parent[FBAC_MAX_PATH];
+		size_t len = strlen(path);
+		const char *leaf;
+
+		while (len > 1 && path[len - 1] == '/')
+			path[--len] = 0;
+		slash = strrchr(path, '/');
+		leaf = slash ? slash + 1 : path;
+		if (!*leaf || !strcmp(leaf, ".") || !strcmp(leaf, "..") ||
+		    strlen(leaf) >= sizeof(out->leaf)) {
+			r = !*leaf ? -EBUSY : -EINVAL;
+			goto fail;
+		}
+		if (!slash)
+			snprintf(parent, sizeof(parent), ".");
+		else if (slash == path)
+			snprintf(parent, sizeof(parent), "/");
+		else
+			snprintf(parent, sizeof(parent), "%.*s",
+				 (int)(slash - path), path);
+		snprintf(out->leaf, sizeof(out->leaf), "%s", leaf);
+		out->parent_fd = openat2_path(base, parent, true,
+					      parent[0] == '/');
+		if (out->parent_fd < 0) {
+			r = out->parent_fd;
+			goto fail;
+		}
+		{
+			char pp[FBAC_MAX_PATH];
+
+			r = fd_path(out->parent_fd, pp, sizeof(pp));
+			if (r < 0)
+				goto fail;
+			if (snprintf(out->path, sizeof(out->path), "%s%s%s", pp,
+				     strcmp(pp, "/") ? "/" : "", out->leaf) >=
+			    (int)sizeof(out->path)) {
+				r = -ENAMETOOLONG;
+				goto fail;
+			}
+		}
+	} else if (out->fd < 0) {
+		r = out->fd;
+		goto fail;
+	}
+	close(base);
+	if (is_ours(c, out->path)) {
+		resolved_close(out);
+		return -EACCES;
+	}
+	return 0;
+fail:
+	if (base >= 0)
+		close(base);
+	resolved_close(out);
+	return r;
+}
+
+int resolve_arg(struct call *c, int dirfd, uint64_t addr, unsigned flags,
+		struct resolved *out)
+{
+	char path[FBAC_MAX_PATH];
+	int r;
+
+	out->fd = out->parent_fd = -1;
+	if (addr == 0)
+		return (flags & RES_EMPTY_OK) ? resolve_path(c, dirfd, "", flags,
+							     out) :
+						-EFAULT;
+	r = target_read_string(c->tid, addr, path, sizeof(path));
+	if (r < 0)
+		return r;
+	return resolve_path(c, dirfd, path, flags, out);
+}

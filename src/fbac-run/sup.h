@@ -1,0 +1,115 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The user-notification supervisor: shared state of its parts. It never
+ * decides on target memory and then lets the call continue where the
+ * call grants access: it copies arguments once, resolves them itself,
+ * decides on the kernel-resolved object and performs the call.
+ */
+#ifndef FBAC_RUN_SUP_H
+#define FBAC_RUN_SUP_H
+
+#include <linux/seccomp.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+#include "fbac-limits.h"
+#include "stack.h"
+#include "suggest.h"
+
+enum run_mode {
+	MODE_ENFORCE,
+	MODE_COMPLAIN,
+	MODE_LEARN,
+};
+
+struct sup {
+	int listener;
+	const struct fbac_stack *stack;
+	const struct fbac_library *lib;
+	const struct fbac_env *env;
+	enum run_mode mode;
+	FILE *log;	 /* JSON lines, or NULL */
+	int verbosity;	 /* -1 quiet, 0 normal, 1 verbose */
+	pid_t self;	 /* our pid, never to be reached through /proc */
+	unsigned long denials, printed;
+	size_t notif_size, resp_size;
+};
+
+/* One notification being handled. */
+struct call {
+	struct sup *s;
+	struct seccomp_notif *req;
+	pid_t tid;
+	pid_t tgid; /* 0 until needed */
+	int nr;
+	/* What was decided, for events. */
+	bool decided;
+};
+
+/* A path argument resolved by the supervisor. */
+struct resolved {
+	int fd;	       /* O_PATH on the object, or -1 when it does not exist */
+	int parent_fd; /* O_PATH on the parent directory (create/remove), or -1 */
+	char leaf[256];
+	char path[FBAC_MAX_PATH]; /* kernel-resolved, canonical */
+	bool is_dir;
+	bool held; /* an empty path with AT_EMPTY_PATH: a descriptor the
+		    * target already holds */
+};
+
+#define RES_FOLLOW 0x1	    /* follow a final symlink */
+#define RES_EMPTY_OK 0x2    /* AT_EMPTY_PATH: "" names dirfd itself */
+#define RES_PARENT 0x4	    /* also pin the parent and leaf */
+#define RES_MAY_MISS 0x8    /* a missing object is fine (create) */
+
+void resolved_close(struct resolved *r);
+
+/*
+ * Copy the path at addr and resolve it relative to dirfd (AT_FDCWD or a
+ * descriptor of the target). Return: 0, or a negative errno for the
+ * target (-ENOENT, -EFAULT, -ELOOP...).
+ */
+int resolve_arg(struct call *c, int dirfd, uint64_t addr, unsigned flags,
+		struct resolved *out);
+/* The same for a path already copied (unix socket addresses). */
+int resolve_path(struct call *c, int dirfd, const char *path, unsigned flags,
+		 struct resolved *out);
+
+/*
+ * Decide op on a canonical path (or "@name", or a network object when
+ * q is given). Logs the event. Return: true to go ahead (always in
+ * complain and learn modes), false to refuse with EACCES.
+ */
+bool decide(struct call *c, const struct fbac_query *q);
+bool decide_path(struct call *c, enum fbac_op op, const char *path);
+
+/* Respond: an error or a value; the notification is finished after. */
+void respond(struct call *c, int64_t val, int error);
+/* Let the call run in the kernel: only where Landlock bounds it, or
+ * where it grants nothing (see the callers). */
+void respond_continue(struct call *c);
+/* Inject fd into the target as the call's return value (ADDFD|SEND). */
+void respond_fd(struct call *c, int fd, bool cloexec);
+/* Whether the notification is still live (the target did not die or
+ * get interrupted). */
+bool call_valid(struct call *c);
+
+/* Handlers: each finishes the notification. */
+void handle_file(struct call *c);
+void handle_net(struct call *c);
+
+/* Run fn(arg) in a worker thread (blocking opens and connects). The
+ * worker responds. Return: 0 or -errno. */
+int run_slow(void (*fn)(void *), void *arg);
+
+int supervise(struct sup *s, pid_t child, int *status);
+
+/* Events: the JSON line and the human line of one decision. */
+void event_log(struct call *c, const struct fbac_query *q, bool allowed,
+	       const struct fbac_stack_entry *denier,
+	       const struct fbac_verdict *v);
+void events_summary(struct sup *s);
+
+#endif

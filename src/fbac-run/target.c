@@ -1,0 +1,133 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include "target.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#include "macro.h"
+
+#ifndef PIDFD_THREAD
+#define PIDFD_THREAD O_EXCL
+#endif
+
+int target_read(pid_t tid, uint64_t addr, void *buf, size_t len)
+{
+	struct iovec local = { buf, len };
+	struct iovec remote = { (void *)(uintptr_t)addr, len };
+	ssize_t n;
+
+	if (len == 0)
+		return 0;
+	n = process_vm_readv(tid, &local, 1, &remote, 1, 0);
+	return n == (ssize_t)len ? 0 : -EFAULT;
+}
+
+int target_read_string(pid_t tid, uint64_t addr, char *buf, size_t size)
+{
+	size_t got = 0;
+
+	if (addr == 0)
+		return -EFAULT;
+	/* Page by page: a read may not cross into an unmapped page. */
+	while (got < size) {
+		size_t page = 4096 - ((addr + got) & 4095);
+		size_t chunk = page < size - got ? page : size - got;
+		char *nul;
+
+		if (target_read(tid, addr + got, buf + got, chunk) < 0)
+			return -EFAULT;
+		nul = memchr(buf + got, 0, chunk);
+		if (nul)
+			return (int)(nul - buf);
+		got += chunk;
+	}
+	return -ENAMETOOLONG;
+}
+
+int target_write(pid_t tid, uint64_t addr, const void *buf, size_t len)
+{
+	struct iovec local = { (void *)buf, len };
+	struct iovec remote = { (void *)(uintptr_t)addr, len };
+	ssize_t n;
+
+	if (len == 0)
+		return 0;
+	n = process_vm_writev(tid, &local, 1, &remote, 1, 0);
+	return n == (ssize_t)len ? 0 : -EFAULT;
+}
+
+int target_getfd(pid_t tid, int fd)
+{
+	_cleanup_close_ int pidfd = -1;
+	int r;
+
+	/* A thread pidfd, so that a thread with its own fd table works. */
+	pidfd = (int)syscall(SYS_pidfd_open, tid, PIDFD_THREAD);
+	if (pidfd < 0 && errno == EINVAL)
+		pidfd = (int)syscall(SYS_pidfd_open, tid, 0);
+	if (pidfd < 0)
+		return -errno;
+	r = (int)syscall(SYS_pidfd_getfd, pidfd, fd, 0);
+	return r < 0 ? -errno : r;
+}
+
+static int proc_open(pid_t tid, const char *what)
+{
+	char path[64];
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/%s", (int)tid, what);
+	fd = open(path, O_PATH | O_CLOEXEC | O_DIRECTORY);
+	return fd < 0 ? -errno : fd;
+}
+
+int target_cwd(pid_t tid)
+{
+	return proc_open(tid, "cwd");
+}
+
+int target_root(pid_t tid)
+{
+	return proc_open(tid, "root");
+}
+
+static int status_field(pid_t tid, const char *field, char *out, size_t size)
+{
+	char path[64], line[256];
+	_cleanup_fclose_ FILE *f = NULL;
+	size_t n = strlen(field);
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)tid);
+	f = fopen(path, "re");
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, field, n) && line[n] == ':') {
+			snprintf(out, size, "%s", line + n + 1);
+			return 0;
+		}
+	return -ENOENT;
+}
+
+pid_t target_tgid(pid_t tid)
+{
+	char v[64];
+	int r = status_field(tid, "Tgid", v, sizeof(v));
+
+	return r < 0 ? r : (pid_t)strtol(v, NULL, 10);
+}
+
+mode_t target_umask(pid_t tid)
+{
+	char v[64];
+
+	if (status_field(tid, "Umask", v, sizeof(v)) < 0)
+		return 022;
+	return (mode_t)strtol(v, NULL, 8) & 0777;
+}

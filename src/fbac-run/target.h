@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Access to the process that made a notified syscall: copying its
+ * arguments once, writing results back, and borrowing its descriptors.
+ * Every function fails closed: an error means the call is refused.
+ */
+#ifndef FBAC_RUN_TARGET_H
+#define FBAC_RUN_TARGET_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+/* Copy exactly len bytes from the target. Return: 0 or -EFAULT. */
+int target_read(pid_t tid, uint64_t addr, void *buf, size_t len);
+/* Copy a NUL-terminated string. Return: its length, -EFAULT or
+ * -ENAMETOOLONG when no NUL is found within size bytes. */
+int target_read_string(pid_t tid, uint64_t addr, char *buf, size_t size);
+/* Write len bytes into the target. Return: 0 or -EFAULT. */
+int target_write(pid_t tid, uint64_t addr, const void *buf, size_t len);
+
+/* A copy of descriptor fd of thread tid in our table, or -errno. */
+int target_getfd(pid_t tid, int fd);
+/* An O_PATH descriptor of the thread's working directory or root. */
+int target_cwd(pid_t tid);
+int target_root(pid_t tid);
+/* The thread group id of tid, or -errno. */
+pid_t target_tgid(pid_t tid);
+/* The umask of tid, or the default 022 when it cannot be read. */
+mode_t target_umask(pid_t tid);
+
+#endif
