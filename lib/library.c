@@ -114,24 +114,17 @@ fbac_library_find_app(const struct fbac_library *lib, unsigned layer,
 	return NULL;
 }
 
-static int link_includes(const struct fbac_library *lib,
-			 struct fbac_include *inc, size_t n,
-			 struct fbac_diag *diag)
+/* Unknown names stay NULL: fbac_check_include reports each of them. */
+static void link_includes(const struct fbac_library *lib,
+			  struct fbac_include *inc, size_t n)
 {
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; i < n; i++)
 		inc[i].target = fbac_library_find(lib, inc[i].name);
-		if (!inc[i].target)
-			return fbac_diag_at(diag, &inc[i].mark, -EINVAL,
-					    "unknown functionality '%s'",
-					    inc[i].name);
-	}
-	return 0;
 }
 
 int fbac_library_link(struct fbac_library *lib, struct fbac_diag *diag)
 {
-	int r;
-
+	
 	if (lib->n_funcs)
 		qsort(lib->funcs, lib->n_funcs, sizeof(*lib->funcs), cmp_func);
 	for (size_t i = 1; i < lib->n_funcs; i++)
@@ -164,22 +157,13 @@ int fbac_library_link(struct fbac_library *lib, struct fbac_diag *diag)
 					lib->apps[j]->mark.line,
 					lib->apps[j]->mark.col);
 	lib->linked = true;
-	for (size_t i = 0; i < lib->n_funcs; i++) {
-		r = link_includes(lib, lib->funcs[i]->includes,
-				  lib->funcs[i]->n_includes, diag);
-		if (r < 0)
-			goto fail;
-	}
-	for (size_t i = 0; i < lib->n_apps; i++) {
-		r = link_includes(lib, lib->apps[i]->grants,
-				  lib->apps[i]->n_grants, diag);
-		if (r < 0)
-			goto fail;
-	}
+	for (size_t i = 0; i < lib->n_funcs; i++)
+		link_includes(lib, lib->funcs[i]->includes,
+			      lib->funcs[i]->n_includes);
+	for (size_t i = 0; i < lib->n_apps; i++)
+		link_includes(lib, lib->apps[i]->grants,
+			      lib->apps[i]->n_grants);
 	return 0;
-fail:
-	lib->linked = false;
-	return r;
 }
 
 int fbac_check_include(const struct fbac_include *inc, bool require_all,
@@ -197,8 +181,10 @@ int fbac_check_include(const struct fbac_include *inc, bool require_all,
 			found = streq(t->params[p].name, inc->arg_names[a]);
 		if (!found)
 			return fbac_diag_at(
-				diag, &inc->arg_values[a]->mark, -EINVAL,
-				"'%s' has no parameter '%s'", t->name,
+				diag,
+				inc->arg_marks ? &inc->arg_marks[a] :
+						 &inc->arg_values[a]->mark,
+				-EINVAL, "'%s' has no parameter '%s'", t->name,
 				inc->arg_names[a]);
 	}
 	for (size_t p = 0; p < t->n_params; p++) {

@@ -397,7 +397,7 @@ int fbac_policy_compile(struct fbac_resolved **res, const char *name,
 	}
 	p->res = TAKE_PTR(*res);
 	p->arena = p->res->arena;
-	p->name = fbac_arena_strdup(p->arena, name);
+	p->name = fbac_arena_strdup(p->arena, name ? name : "");
 	if (!p->name)
 		return -ENOMEM;
 	r = path_tables(p);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "fbac-limits.h"
+#include "path.h"
 
 static const char *const categories[] = {
 	"system",	"files",	"network",  "desktop",	    "media",
@@ -359,7 +360,10 @@ static int parse_includes(struct loader *ld, const struct fbac_ynode *n,
 						  sizeof(char *));
 		v[i].arg_values = fbac_arena_array(ld->arena, args->n,
 						   sizeof(void *));
-		if (args->n && (!v[i].arg_names || !v[i].arg_values))
+		v[i].arg_marks = fbac_arena_array(ld->arena, args->n,
+						  sizeof(struct fbac_mark));
+		if (args->n && (!v[i].arg_names || !v[i].arg_values ||
+				!v[i].arg_marks))
 			return -ENOMEM;
 		for (size_t a = 0; a < args->n; a++) {
 			const struct fbac_ynode *val = args->items[a];
@@ -370,6 +374,7 @@ static int parse_includes(struct loader *ld, const struct fbac_ynode *n,
 					"argument '%s' must be a scalar or a sequence",
 					args->keys[a]->value);
 			v[i].arg_names[a] = args->keys[a]->value;
+			v[i].arg_marks[a] = args->keys[a]->mark;
 			v[i].arg_values[a] = val;
 		}
 		v[i].n_args = args->n;
@@ -626,7 +631,10 @@ static int parse_application(struct loader *ld, const struct fbac_ynode *doc)
 	if ((r = scalar_list(ld, v, "'executables'", &exes,
 			     &a->n_executables)) < 0)
 		return r;
-	a->exe_mark = v->mark;
+	a->exe_marks = fbac_arena_array(ld->arena, a->n_executables,
+					sizeof(*a->exe_marks));
+	if (!a->exe_marks)
+		return -ENOMEM;
 	if (a->n_executables > FBAC_MAX_EXECUTABLES)
 		return fbac_diag_at(ld->diag, &v->mark, -E2BIG,
 				    "more than %d executables",
@@ -636,13 +644,23 @@ static int parse_application(struct loader *ld, const struct fbac_ynode *doc)
 	if (!a->executables)
 		return -ENOMEM;
 	for (size_t i = 0; i < a->n_executables; i++) {
-		if (exes[i]->value[0] != '/' || strstr(exes[i]->value, "/../") ||
-		    strpbrk(exes[i]->value, "*?$~"))
+		char norm[FBAC_MAX_PATH];
+		const char *why;
+
+		if (fbac_path_normalize(exes[i]->value, norm, sizeof(norm),
+					&why) < 0)
+			return fbac_diag_at(ld->diag, &exes[i]->mark, -EINVAL,
+					    "executable '%s': %s",
+					    exes[i]->value, why);
+		if (strpbrk(norm, "*?$"))
 			return fbac_diag_at(
 				ld->diag, &exes[i]->mark, -EINVAL,
-				"executable '%s' is not an absolute path without wildcards",
+				"executable '%s': wildcards and variables are not allowed here",
 				exes[i]->value);
-		a->executables[i] = exes[i]->value;
+		a->executables[i] = fbac_arena_strdup(ld->arena, norm);
+		if (!a->executables[i])
+			return -ENOMEM;
+		a->exe_marks[i] = exes[i]->mark;
 	}
 	if ((r = required(ld, doc, "functionalities", "an application", &v)) <
 	    0)
@@ -691,6 +709,18 @@ static int parse_protected(struct loader *ld, const struct fbac_ynode *doc)
 			return r;
 		if ((r = expect_text(ld, path, "'path'")) < 0)
 			return r;
+		/* Variables are checked when resolved; the rest now. */
+		if (path->value[0] != '~' && !strchr(path->value, '$')) {
+			char norm[FBAC_MAX_PATH];
+			const char *why = "protected paths cannot have wildcards";
+
+			if (fbac_path_normalize(path->value, norm, sizeof(norm),
+						&why) < 0 ||
+			    fbac_has_wildcard(norm))
+				return fbac_diag_at(ld->diag, &path->mark,
+						    -EINVAL, "path '%s': %s",
+						    path->value, why);
+		}
 		if ((r = required(ld, it, "reason", "a protected path",
 				  &reason)) < 0)
 			return r;
@@ -737,7 +767,7 @@ static int parse_document(struct loader *ld, const struct fbac_ydoc *d)
 	const struct fbac_ynode *doc = d->root, *kind = NULL;
 	int r;
 
-	if (!doc)
+	if (!doc || (doc->kind == FBAC_Y_SCALAR && doc->plain && doc->len == 0))
 		return fbac_diag_at(ld->diag, &d->start, -EINVAL,
 				    "empty document");
 	if ((r = expect(ld, doc, FBAC_Y_MAP, "a document")) < 0)

@@ -45,6 +45,7 @@ struct fbac_include {
 	const char *name;
 	struct fbac_mark mark;
 	const char **arg_names;
+	struct fbac_mark *arg_marks; /* of the names */
 	const struct fbac_ynode **arg_values;
 	size_t n_args;
 	const struct fbac_functionality *target; /* set by fbac_library_link */
@@ -89,9 +90,9 @@ struct fbac_functionality {
 
 struct fbac_application {
 	const char *name, *description;
-	const char **executables;
+	const char **executables; /* normalised absolute paths */
+	struct fbac_mark *exe_marks;
 	size_t n_executables;
-	struct fbac_mark exe_mark;
 	struct fbac_include *grants;
 	size_t n_grants;
 	struct fbac_priv *privs;
@@ -161,8 +162,9 @@ int fbac_profile_load_file(struct fbac_library *lib, const char *path,
 			   struct fbac_diag *diag);
 
 /*
- * Resolve include names, sort, and refuse duplicate functionality names
- * and duplicate application names within a layer. Further loads are
+ * Sort, refuse duplicate functionality names and duplicate application
+ * names within a layer, and resolve include names (an unknown name stays
+ * unresolved for fbac_check_include to report). Further loads are
  * refused after a successful link. Return: 0 or -EINVAL with diag set.
  */
 int fbac_library_link(struct fbac_library *lib, struct fbac_diag *diag);

@@ -39,22 +39,30 @@ struct resolver {
 	bool *define_used;
 };
 
-/* A growable list of strings in the arena. */
+/* A growable list of strings in the arena, each with the position of
+ * the scalar it came from. */
 struct strs {
 	const char **v;
-	size_t n, cap;
+	struct fbac_mark *m;
+	size_t n, cap, mcap;
 };
 
-static int strs_add(struct resolver *rs, struct strs *s, const char *str)
+static int strs_add(struct resolver *rs, struct strs *s, const char *str,
+		    const struct fbac_mark *mark)
 {
+	static const struct fbac_mark none = { NULL, 0, 0 };
 	int r;
 
 	if (s->n >= FBAC_MAX_LIST * 4)
 		return -E2BIG;
 	r = fbac_arena_grow(rs->a, (void **)&s->v, &s->cap, s->n + 1,
 			    sizeof(char *));
+	if (r == 0)
+		r = fbac_arena_grow(rs->a, (void **)&s->m, &s->mcap, s->n + 1,
+				    sizeof(*s->m));
 	if (r < 0)
 		return r;
+	s->m[s->n] = mark ? *mark : none;
 	s->v[s->n++] = str;
 	return 0;
 }
@@ -185,9 +193,10 @@ static int expand(struct resolver *rs, const struct frame *fr,
 			if (idx < 0)
 				return fbac_diag_at(
 					rs->diag, &m, -EINVAL,
-					"unknown parameter '$%.*s'%s%s", (int)nl,
-					name, fr && fr->f ? " of " : "",
-					fr && fr->f ? fr->f->name : "");
+					"unknown parameter '$%.*s'%s%s%s", (int)nl,
+					name, fr && fr->f ? " of '" : "",
+					fr && fr->f ? fr->f->name : "",
+					fr && fr->f ? "'" : "");
 			if ((r = eval_param(rs, fr, (size_t)idx, &m)) < 0)
 				return r;
 			val = &fr->node->values[idx];
@@ -242,7 +251,7 @@ static int expand(struct resolver *rs, const struct frame *fr,
 			const char *copy = fbac_arena_strdup(rs->a, buf);
 			if (!copy)
 				return -ENOMEM;
-			if ((r = strs_add(rs, out, copy)) < 0)
+			if ((r = strs_add(rs, out, copy, &n->mark)) < 0)
 				return fbac_diag_at(rs->diag, &n->mark, r,
 						    "value expands to too many items");
 		}
@@ -331,8 +340,10 @@ bool fbac_host_is_valid(const char *s)
 	}
 	if (inet_pton(AF_INET, s, buf) == 1 || inet_pton(AF_INET6, s, buf) == 1)
 		return true;
-	/* A DNS name: labels of letters, digits and '-', dot-separated. */
-	if (len == 0 || len > 253 || s[0] == '.' || s[0] == '-')
+	/* A DNS name: labels of letters, digits and '-', dot-separated; a
+	 * name of digits and dots alone is a mistyped address. */
+	if (len == 0 || len > 253 || s[0] == '.' || s[0] == '-' ||
+	    strspn(s, "0123456789.") == len)
 		return false;
 	for (size_t i = 0, label = 0; i < len; i++) {
 		char c = s[i];
@@ -351,9 +362,13 @@ bool fbac_host_is_valid(const char *s)
 	return true;
 }
 
-/* Turn expanded strings into a value of type t, checking each item. */
+/*
+ * Turn expanded strings into a value of type t, checking each item.
+ * pname says what is converted ("parameter 'dir'", "'ports'"); errors
+ * point at the item's own scalar when it has one, else at m.
+ */
 static int convert(struct resolver *rs, enum fbac_ptype t, struct strs *s,
-		   const char *pname, const struct fbac_mark *m,
+		   const char *pname, const struct fbac_mark *whole,
 		   struct fbac_value *ret)
 {
 	char norm[FBAC_MAX_PATH];
@@ -361,15 +376,17 @@ static int convert(struct resolver *rs, enum fbac_ptype t, struct strs *s,
 	int r;
 
 	if (!fbac_ptype_is_list(t) && s->n != 1)
-		return fbac_diag_at(rs->diag, m, -EINVAL,
-				    "parameter '%s' takes one %s value, got %zu",
-				    pname, fbac_ptype_name(t), s->n);
+		return fbac_diag_at(rs->diag, whole, -EINVAL,
+				    "%s takes one %s value, got %zu", pname,
+				    fbac_ptype_name(t), s->n);
 	if (s->n > FBAC_MAX_LIST)
-		return fbac_diag_at(rs->diag, m, -E2BIG,
-				    "parameter '%s' has more than %d values",
-				    pname, FBAC_MAX_LIST);
+		return fbac_diag_at(rs->diag, whole, -E2BIG,
+				    "%s has more than %d values", pname,
+				    FBAC_MAX_LIST);
 	for (size_t i = 0; i < s->n; i++) {
 		const char *v = s->v[i];
+		const struct fbac_mark *m =
+			s->m && s->m[i].line ? &s->m[i] : whole;
 		struct fbac_port_range pr;
 
 		switch (t) {
@@ -379,12 +396,12 @@ static int convert(struct resolver *rs, enum fbac_ptype t, struct strs *s,
 			if (r < 0)
 				return fbac_diag_at(
 					rs->diag, m, -EINVAL,
-					"value '%s' of parameter '%s': %s", v,
-					pname, why);
+					"value '%s' of %s: %s", v, pname,
+					why);
 			if (fbac_has_wildcard(norm))
 				return fbac_diag_at(
 					rs->diag, m, -EINVAL,
-					"value '%s' of parameter '%s' contains a wildcard",
+					"value '%s' of %s contains a wildcard",
 					v, pname);
 			s->v[i] = fbac_arena_strdup(rs->a, norm);
 			if (!s->v[i])
@@ -394,14 +411,14 @@ static int convert(struct resolver *rs, enum fbac_ptype t, struct strs *s,
 			if (fbac_parse_port_range(v, &pr) < 0)
 				return fbac_diag_at(
 					rs->diag, m, -EINVAL,
-					"value '%s' of parameter '%s' is not a port, a range 'lo-hi' of 1..65535, or 'any'",
+					"value '%s' of %s is not a port, a range 'lo-hi' of 1..65535, or 'any'",
 					v, pname);
 			break;
 		case FBAC_PT_HOSTS:
 			if (!fbac_host_is_valid(v))
 				return fbac_diag_at(
 					rs->diag, m, -EINVAL,
-					"value '%s' of parameter '%s' is not an address, a CIDR, a host name or 'any'",
+					"value '%s' of %s is not an address, a CIDR, a host name or 'any'",
 					v, pname);
 			break;
 		case FBAC_PT_STRING:
@@ -410,14 +427,14 @@ static int convert(struct resolver *rs, enum fbac_ptype t, struct strs *s,
 			    strlen(v) > FBAC_MAX_STRING)
 				return fbac_diag_at(
 					rs->diag, m, -EINVAL,
-					"value '%s' of string parameter '%s' must be 1-%d bytes without '/', '*', '?', and not '.' or '..'",
+					"value '%s' of %s must be 1-%d bytes without '/', '*', '?', and not '.' or '..'",
 					v, pname, FBAC_MAX_STRING);
 			break;
 		case FBAC_PT_BOOL:
 			if (!streq(v, "true") && !streq(v, "false"))
 				return fbac_diag_at(
 					rs->diag, m, -EINVAL,
-					"value '%s' of parameter '%s' must be true or false",
+					"value '%s' of %s must be true or false",
 					v, pname);
 			break;
 		}
@@ -529,7 +546,7 @@ static int eval_param(struct resolver *rs, const struct frame *fr, size_t idx,
 		if ((p->type == FBAC_PT_PATH || p->type == FBAC_PT_PATHS) &&
 		    rs->in->fill_path)
 			ph = rs->in->fill_path;
-		if ((r = strs_add(rs, &s, ph)) < 0)
+		if ((r = strs_add(rs, &s, ph, NULL)) < 0)
 			return r;
 		goto have;
 	}
@@ -542,7 +559,12 @@ static int eval_param(struct resolver *rs, const struct frame *fr, size_t idx,
 			    "missing argument '%s' of '%s'", p->name,
 			    fr->f->name);
 have:
-	r = convert(rs, p->type, &s, p->name, m, val);
+	{
+		char what[FBAC_MAX_NAME + 16];
+
+		snprintf(what, sizeof(what), "parameter '%s'", p->name);
+		r = convert(rs, p->type, &s, what, m, val);
+	}
 	if (r < 0)
 		return r;
 	fr->state[idx] = P_DONE;
@@ -582,8 +604,12 @@ static int path_rules(struct resolver *rs, const struct frame *fr,
 			const char *pat = s.v[k];
 			struct fbac_rule *rule;
 
+			if (pat[0] == '@' && pat[1] == 0 && !(p->ops & ~unix_ops))
+				return fbac_diag_at(rs->diag, &p->values[i]->mark,
+						    -EINVAL,
+						    "'@': an abstract socket name cannot be empty");
 			if (pat[0] == '@') {
-				if ((p->ops & ~unix_ops) || pat[1] == 0 ||
+				if ((p->ops & ~unix_ops) ||
 				    (strchr(pat, '*') &&
 				     strchr(pat, '*')[1] != 0) ||
 				    strchr(pat, '?'))
@@ -639,13 +665,13 @@ static int net_rule(struct resolver *rs, const struct frame *fr,
 				    proto.n ? proto.v[0] : "");
 	if ((r = expand_node(rs, fr, p->ports, &ports)) < 0)
 		return r;
-	if ((r = convert(rs, FBAC_PT_PORTS, &ports, "ports", &p->ports->mark,
+	if ((r = convert(rs, FBAC_PT_PORTS, &ports, "'ports'", &p->ports->mark,
 			 &pv)) < 0)
 		return r;
 	if (p->hosts) {
 		if ((r = expand_node(rs, fr, p->hosts, &hosts)) < 0)
 			return r;
-		if ((r = convert(rs, FBAC_PT_HOSTS, &hosts, "hosts",
+		if ((r = convert(rs, FBAC_PT_HOSTS, &hosts, "'hosts'",
 				 &p->hosts->mark, &hv)) < 0)
 			return r;
 		for (size_t i = 0; i < hosts.n; i++)
@@ -727,34 +753,27 @@ static int executables(struct resolver *rs, const struct fbac_application *a,
 	const uint32_t ops = FBAC_OP_BIT(FBAC_OP_FILE_EXECUTE) |
 			     FBAC_OP_BIT(FBAC_OP_FILE_READ) |
 			     FBAC_OP_BIT(FBAC_OP_FILE_GETATTR);
-	struct fbac_origin *o = fbac_arena_alloc(rs->a, sizeof(*o));
-	char norm[FBAC_MAX_PATH];
-	const char *why;
+	const char *chain = fbac_arena_printf(rs->a, "%s (executables)",
+					      a->name);
 	int r;
 
-	if (!o)
-		return -ENOMEM;
-	o->chain = fbac_arena_printf(rs->a, "%s (executables)", a->name);
-	o->mark = a->exe_mark;
-	o->layer = layer;
-	if (!o->chain)
+	if (!chain)
 		return -ENOMEM;
 	for (size_t i = 0; i < a->n_executables; i++) {
+		struct fbac_origin *o = fbac_arena_alloc(rs->a, sizeof(*o));
 		struct fbac_rule *rule;
 
-		if (fbac_path_normalize(a->executables[i], norm, sizeof(norm),
-					&why) < 0)
-			return fbac_diag_at(rs->diag, &a->exe_mark, -EINVAL,
-					    "executable '%s': %s",
-					    a->executables[i], why);
+		if (!o)
+			return -ENOMEM;
+		o->chain = chain;
+		o->mark = a->exe_marks[i];
+		o->layer = layer;
 		if ((r = add_rule(rs, &rule)) < 0)
 			return r;
 		rule->kind = FBAC_PRIV_PATH;
 		rule->ops = ops;
-		rule->pattern = fbac_arena_strdup(rs->a, norm);
+		rule->pattern = a->executables[i];
 		rule->origin = o;
-		if (!rule->pattern)
-			return -ENOMEM;
 	}
 	return 0;
 }
@@ -823,8 +842,9 @@ static int include(struct resolver *rs, const struct frame *parent,
 	if (!node->values)
 		return -ENOMEM;
 	fr.node = node;
-	fr.chain = fbac_arena_printf(rs->a, "%s > %s", parent->chain,
-				     fr.f->name);
+	fr.chain = parent->chain ? fbac_arena_printf(rs->a, "%s > %s",
+						     parent->chain, fr.f->name) :
+				   fr.f->name;
 	if (!fr.chain)
 		return -ENOMEM;
 	r = fbac_arena_grow(rs->a, (void **)&parent->node->children,
@@ -948,7 +968,8 @@ int fbac_resolve(const struct fbac_resolve_input *in,
 	out->root = fbac_arena_alloc(rs.a, sizeof(*out->root));
 	if (!out->root)
 		return -ENOMEM;
-	out->root->name = in->root_name;
+	/* Without a root name, chains start at the granted functionality. */
+	out->root->name = in->root_name ? in->root_name : "";
 	if (in->app)
 		out->root->at = in->app->mark;
 	root.node = out->root;

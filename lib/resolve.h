@@ -81,7 +81,9 @@ struct fbac_define {
 struct fbac_resolve_input {
 	const struct fbac_library *lib;
 	const struct fbac_env *env;
-	const char *root_name; /* application name, or e.g. "--as" */
+	/* Application name, or e.g. "--as"; NULL: chains start at the
+	 * granted functionalities (showing one functionality). */
+	const char *root_name;
 	/* What is granted: an application's functionalities and privileges,
 	 * or (app NULL) the includes given here. */
 	const struct fbac_application *app;

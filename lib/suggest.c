@@ -44,7 +44,7 @@ static int grants(const struct fbac_library *lib, const struct fbac_env *env,
 {
 	struct fbac_include inc = { .name = f->name, .target = f };
 	struct fbac_resolve_input ri = {
-		.lib = lib, .env = env, .root_name = f->name, .grants = &inc,
+		.lib = lib, .env = env, .root_name = NULL, .grants = &inc,
 		.n_grants = 1, .placeholders = fill != NULL, .fill_path = fill,
 	};
 	struct fbac_resolved *res = NULL;

@@ -87,7 +87,8 @@ static struct fbac_ynode *find_anchor(const struct builder *b,
 }
 
 /* Attach a finished node to its parent (or make it the document root). */
-static int attach(struct builder *b, struct fbac_ynode *node)
+static int attach(struct builder *b, struct fbac_ynode *node,
+		  const struct fbac_mark *at)
 {
 	struct fbac_ynode *parent;
 	int r;
@@ -98,7 +99,7 @@ static int attach(struct builder *b, struct fbac_ynode *node)
 	}
 	parent = b->stack[b->depth - 1];
 	if (parent->weight > FBAC_MAX_YAML_VISITS - node->weight)
-		return fbac_diag_at(b->diag, &node->mark, -E2BIG,
+		return fbac_diag_at(b->diag, at, -E2BIG,
 				    "document expands to more than %d nodes",
 				    FBAC_MAX_YAML_VISITS);
 	parent->weight += node->weight;
@@ -221,7 +222,7 @@ static int handle_event(struct builder *b, const yaml_event_t *ev)
 					b->diag, &mk, -EINVAL,
 					"alias '%s' refers to an enclosing node",
 					(const char *)ev->data.alias.anchor);
-		return attach(b, node);
+		return attach(b, node, &mk);
 	case YAML_SCALAR_EVENT:
 		r = reject_tag(b, ev->data.scalar.tag,
 			       ev->data.scalar.plain_implicit ||
@@ -249,7 +250,7 @@ static int handle_event(struct builder *b, const yaml_event_t *ev)
 		node->len = ev->data.scalar.length;
 		node->plain = ev->data.scalar.style == YAML_PLAIN_SCALAR_STYLE;
 		r = add_anchor(b, ev->data.scalar.anchor, node);
-		return r < 0 ? r : attach(b, node);
+		return r < 0 ? r : attach(b, node, &node->mark);
 	case YAML_SEQUENCE_START_EVENT:
 	case YAML_MAPPING_START_EVENT: {
 		bool seq = ev->type == YAML_SEQUENCE_START_EVENT;
@@ -276,7 +277,7 @@ static int handle_event(struct builder *b, const yaml_event_t *ev)
 	case YAML_SEQUENCE_END_EVENT:
 	case YAML_MAPPING_END_EVENT:
 		node = b->stack[--b->depth];
-		return attach(b, node);
+		return attach(b, node, &node->mark);
 	}
 	return 0;
 }
@@ -324,6 +325,10 @@ int fbac_yaml_parse(struct fbac_arena *arena, const char *file, const char *buf,
 		if (!yaml_parser_parse(&parser, &ev)) {
 			struct fbac_mark m = mark_of(&b, parser.problem_mark);
 
+			/* "Unexpected end of stream" says nothing: point at
+			 * the quote or bracket that was never closed. */
+			if (parser.context && parser.problem_mark.index >= len)
+				m = mark_of(&b, parser.context_mark);
 			if (parser.error == YAML_MEMORY_ERROR)
 				return -ENOMEM;
 			if (parser.context)

@@ -82,13 +82,17 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
 			argp_error(st, "too many --as options");
 		o->as[o->n_as++] = arg;
 		return 0;
-	case 'D':
+	case 'D': {
+		char copy[FBAC_MAX_PATH];
+
+		snprintf(copy, sizeof(copy), "%s", arg);
 		if (o->n_defs >= FBAC_MAX_DEFINES ||
 		    fbac_define_parse(arg, NULL, &o->defs[o->n_defs]) < 0)
 			argp_error(st, "invalid -D '%s' (expected FUNC.PARAM=VALUE)",
-				   arg);
+				   copy);
 		o->n_defs++;
 		return 0;
+	}
 	case 'p':
 	case 'P':
 		if (o->n_dirs >= FBAC_MAX_LAYERS - 4)

@@ -119,6 +119,12 @@ int cmd_check(struct global *g, int argc, char **argv)
 		return EXIT_FAILURE_USAGE;
 	bad = l.errors;
 	if (l.lib->linked) {
+		/* Protected paths are resolved with every policy: once here
+		 * on their own, so a library without policies checks them. */
+		struct fbac_resolve_input pri = { .lib = l.lib, .env = &l.env,
+						  .root_name = "protected" };
+
+		bad += (unsigned)try_compile(&seen, &pri);
 		for (size_t i = 0; i < l.lib->n_funcs; i++) {
 			const struct fbac_functionality *f = l.lib->funcs[i];
 			struct fbac_include inc = { .name = f->name,
@@ -126,7 +132,7 @@ int cmd_check(struct global *g, int argc, char **argv)
 						    .target = f };
 			struct fbac_resolve_input ri = {
 				.lib = l.lib, .env = &l.env,
-				.root_name = f->name, .grants = &inc,
+				.root_name = NULL, .grants = &inc,
 				.n_grants = 1, .placeholders = true,
 				.layer = f->layer,
 			};

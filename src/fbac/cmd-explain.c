@@ -105,10 +105,11 @@ static int parse_object(const struct fbac_env *env, char *obj,
 
 	switch (fbac_op_info(q->op)->kind) {
 	case FBAC_KIND_NET:
+		snprintf(tmp, sizeof(tmp), "%s", obj);
 		if (parse_net_object(obj, q) < 0)
 			return log_error(-EINVAL,
 					 "invalid object '%s' (expected tcp:HOST:PORT, tcp:PORT, udp:HOST:PORT)",
-					 obj);
+					 tmp);
 		return 0;
 	case FBAC_KIND_SIGNAL:
 		return 0;
@@ -137,8 +138,15 @@ static void print_object(const struct fbac_query *q)
 		printf("'%s'", q->path);
 		break;
 	case FBAC_KIND_NET:
-		printf("%s:%s%s%u", q->proto == FBAC_PROTO_TCP ? "tcp" : "udp",
-		       q->host ? q->host : "", q->host ? ":" : "", q->port);
+		if (q->host && strchr(q->host, ':'))
+			printf("%s:[%s]:%u",
+			       q->proto == FBAC_PROTO_TCP ? "tcp" : "udp",
+			       q->host, q->port);
+		else
+			printf("%s:%s%s%u",
+			       q->proto == FBAC_PROTO_TCP ? "tcp" : "udp",
+			       q->host ? q->host : "", q->host ? ":" : "",
+			       q->port);
 		break;
 	case FBAC_KIND_SIGNAL:
 		printf("processes outside the sandbox");

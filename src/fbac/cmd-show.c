@@ -102,6 +102,7 @@ int cmd_show(struct global *g, int argc, char **argv)
 	if (!f && !app) {
 		log_error(0, "unknown functionality or application '%s' (see 'fbac list')",
 			  o.name);
+		ret = EXIT_FAILURE_USAGE;
 		goto out;
 	}
 	ri.lib = l.lib;
@@ -114,7 +115,7 @@ int cmd_show(struct global *g, int argc, char **argv)
 		inc.target = f;
 		ri.grants = &inc;
 		ri.n_grants = 1;
-		ri.root_name = f->name;
+		ri.root_name = NULL;
 		/* Unset required parameters are shown with placeholders. */
 		ri.placeholders = true;
 		printf("%s: %s%s [%s]\n  defined at %s:%u:%u\n", f->name,
@@ -143,13 +144,16 @@ int cmd_show(struct global *g, int argc, char **argv)
 	}
 	r = fbac_resolve(&ri, &res, &d);
 	if (r == 0)
-		r = fbac_policy_compile(&res, ri.root_name, &pol, &d);
+		r = fbac_policy_compile(&res, f ? f->name : app->name, &pol, &d);
 	if (r < 0) {
 		log_diag(r, &d);
+		/* A bad -D is a usage error, not a broken profile. */
+		if (streq(d.file, "<command line>"))
+			ret = EXIT_FAILURE_USAGE;
 		goto out;
 	}
 	printf("hierarchy:\n");
-	if (f)
+	if (f && pol->res->root->n_children)
 		print_tree(pol->res->root->children[0], 1);
 	else
 		print_tree(pol->res->root, 1);

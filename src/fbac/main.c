@@ -80,9 +80,15 @@ int main(int argc, char **argv)
 		return EXIT_FAILURE_USAGE;
 	cmd = argv[s.cmd_index];
 	for (size_t i = 0; i < ARRAY_SIZE(cmds); i++)
-		if (streq(cmd, cmds[i].name))
+		if (streq(cmd, cmds[i].name)) {
+			/* Usage and errors then say "fbac show", not "show". */
+			char name[32];
+
+			snprintf(name, sizeof(name), "fbac %s", cmds[i].name);
+			argv[s.cmd_index] = name;
 			return cmds[i].fn(&g, argc - s.cmd_index,
 					  argv + s.cmd_index);
+		}
 	log_error(0, "unknown command '%s' (expected list, show, check or explain)",
 		  cmd);
 	return EXIT_FAILURE_USAGE;
@@ -101,10 +107,14 @@ int parse_define(char *arg, struct fbac_define *defs, size_t *n)
 	if (*n >= FBAC_MAX_DEFINES)
 		return log_error(-E2BIG, "too many -D options (at most %d)",
 				 FBAC_MAX_DEFINES);
+	char copy[FBAC_MAX_PATH];
+
+	/* Parsing cuts arg in place: keep it whole for the message. */
+	snprintf(copy, sizeof(copy), "%s", arg);
 	if (fbac_define_parse(arg, NULL, &defs[*n]) < 0)
 		return log_error(-EINVAL,
 				 "invalid -D '%s' (expected [FUNCTIONALITY.]PARAMETER=VALUE)",
-				 arg);
+				 copy);
 	(*n)++;
 	return 0;
 }
