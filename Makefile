@@ -165,7 +165,7 @@ endif
 endif
 
 # ---------------------------------------------------------------- rules
-.PHONY: all help check check-unit check-bats demo fuzz fuzz-smoke fuzz-build \
+.PHONY: all help check check-unit check-bats demo bench fuzz fuzz-smoke fuzz-build \
 	install uninstall lint-man clean
 
 all: $(LIBFBAC) $(PROGRAM_BINS)
@@ -233,6 +233,27 @@ $(BUILD)/fuzz/fuzz-%: $(BUILD)/fuzz/obj/tests/fuzz/fuzz-%.o $(FUZZ_LIB_OBJS)
 		$(call pkg,--libs,$(LIB_DEPS))
 
 fuzz-build: $(FUZZ_BINS)
+
+# ---------------------------------------------------------------- benchmarks
+# bench/bench-*.c are C programs linked with libfbac; bench/*.sh are
+# scripts. `make bench` runs them all and prints figures (no pass/fail).
+BENCH_SRCS := $(sort $(wildcard bench/bench-*.c))
+BENCH_BINS := $(patsubst bench/%.c,$(BUILD)/bench/%,$(BENCH_SRCS))
+BENCH_OBJS := $(BENCH_SRCS:%.c=$(BUILD)/%.o)
+
+$(BENCH_OBJS): $(BUILD)/%.o: %.c $(FLAGS_STAMP)
+	$(call say,CC,$@)
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(ALL_CPPFLAGS) $(call pkg,--cflags,$(LIB_DEPS)) \
+		$(ALL_CFLAGS) -MMD -MP -c -o $@ $<
+
+$(BUILD)/bench/bench-%: $(BUILD)/bench/bench-%.o $(LIBFBAC) $(FLAGS_STAMP)
+	$(call link,$@,$< $(LIBFBAC),$(LIB_DEPS))
+
+bench: all $(BENCH_BINS)
+	@for b in $(BENCH_BINS); do echo "== $$b"; $$b profiles; done
+	@for s in $(sort $(wildcard bench/*.sh)); do echo "== $$s"; \
+		FBAC_BUILD=$(abspath $(BUILD)) bash $$s; done
 
 # $(call fuzz_run,SECONDS,LOG): run every fuzzer on a throw-away corpus
 # seeded from tests/fuzz/corpus/<name>/, profiles/ and tests/fixtures/
@@ -377,6 +398,7 @@ help:
 	@echo "  check-unit   build and run the TAP unit tests only"
 	@echo "  check-bats   build and run the bats suites only"
 	@echo "  demo         install missing dependencies, build, run tests/demo.sh"
+	@echo "  bench        build and run bench/ (prints figures, no pass/fail)"
 	@echo "  fuzz         run every fuzzer for FUZZ_SECONDS (default 60)"
 	@echo "  fuzz-smoke   the $(FUZZ_SMOKE_SECONDS)-second fuzz run of make check"
 	@echo "  lint-man     check man/*.[157] with groff (and mandoc when installed)"

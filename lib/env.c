@@ -42,8 +42,14 @@ static int set_dir(struct fbac_env *env, struct fbac_arena *a,
 {
 	char buf[FBAC_MAX_PATH];
 
-	if (given && given[0] == '/')
-		return set(env, a, name, given);
+	/* An unusable value (with "..") is ignored, as XDG says of relative
+	 * ones: the default applies. */
+	if (given && given[0] == '/') {
+		int r = set(env, a, name, given);
+
+		if (r != -EINVAL)
+			return r;
+	}
 	if (snprintf(buf, sizeof(buf), "%s/%s", home, fallback) >=
 	    (int)sizeof(buf))
 		return -ENAMETOOLONG;

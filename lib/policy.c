@@ -164,11 +164,17 @@ static int path_tables(struct fbac_policy *p)
 	if (res->n_protected)
 		qsort(res->protected, res->n_protected,
 		      sizeof(*res->protected), cmp_protected);
-	for (size_t i = 0; i < res->n_protected; i++)
-		if (!p->n_protected ||
-		    !streq(p->protected[p->n_protected - 1].path,
-			   res->protected[i].path))
+	for (size_t i = 0; i < res->n_protected; i++) {
+		struct fbac_resolved_protected *last =
+			p->n_protected ? &p->protected[p->n_protected - 1] :
+					 NULL;
+
+		/* Protected twice: only what both still allow. */
+		if (last && streq(last->path, res->protected[i].path))
+			last->allow &= res->protected[i].allow;
+		else
 			p->protected[p->n_protected++] = res->protected[i];
+	}
 	if (p->n_prules > FBAC_MAX_RULES)
 		return -E2BIG;
 	return 0;
@@ -431,17 +437,27 @@ static size_t lower_bound(const struct fbac_policy *p, const char *path,
 	return lo;
 }
 
+/* The protected entry for exactly path[0..len), or NULL. */
 static const struct fbac_resolved_protected *
-protected_ancestor(const struct fbac_policy *p, const char *path)
+protected_at(const struct fbac_policy *p, const char *path, size_t len)
 {
-	const struct fbac_resolved_protected *best = NULL;
+	size_t lo = 0, hi = p->n_protected;
 
-	/* Few entries: a scan is cheaper than walking every ancestor. */
-	for (size_t i = 0; i < p->n_protected; i++)
-		if (fbac_path_is_under(path, p->protected[i].path) &&
-		    (!best || strlen(p->protected[i].path) > strlen(best->path)))
-			best = &p->protected[i];
-	return best;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const char *q = p->protected[mid].path;
+		int c = strncmp(q, path, len);
+
+		if (c == 0)
+			c = q[len] ? 1 : 0;
+		if (c == 0)
+			return &p->protected[mid];
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
 }
 
 /* Shorten len to the parent directory; false at the root. */
@@ -484,34 +500,40 @@ static const struct fbac_prule *best_at(const struct fbac_policy *p,
 int fbac_policy_check_path(const struct fbac_policy *p, enum fbac_op op,
 			   const char *path, struct fbac_verdict *v)
 {
-	const struct fbac_resolved_protected *prot;
+	const struct fbac_resolved_protected *prot = NULL;
 	uint32_t bit = FBAC_OP_BIT(op);
-	size_t len = strlen(path), cut;
+	size_t len = strlen(path);
 
 	memset(v, 0, sizeof(*v));
 	if ((unsigned)op >= FBAC_OP_COUNT ||
 	    fbac_op_info(op)->kind != FBAC_KIND_PATH || len >= FBAC_MAX_PATH ||
 	    !fbac_path_is_normal(path))
 		return -EINVAL;
-	prot = protected_ancestor(p, path);
-	cut = prot && !(prot->allow & bit) ? strlen(prot->path) : 0;
+	/*
+	 * One walk from the path up to "/": the first level with a matching
+	 * rule decides. Once the walk has passed a protected directory, an
+	 * allow rule found higher up does not reach below it.
+	 */
 	do {
 		const struct fbac_prule *r = best_at(p, bit, path, len);
+		const struct fbac_resolved_protected *here;
 
-		if (!r)
-			continue;
-		if (len < cut && !r->deny) {
-			/* The allow rule is above the protected path. */
+		if (r && prot && !r->deny) {
 			v->protected = prot;
 			v->cut_origin = r->origin;
 			v->cut_rule = r->pattern;
 			return 0;
 		}
-		v->allowed = !r->deny;
-		v->deny_rule = r->deny;
-		v->origin = r->origin;
-		v->rule = r->pattern;
-		return 0;
+		if (r) {
+			v->allowed = !r->deny;
+			v->deny_rule = r->deny;
+			v->origin = r->origin;
+			v->rule = r->pattern;
+			return 0;
+		}
+		here = p->n_protected ? protected_at(p, path, len) : NULL;
+		if (here && !prot && !(here->allow & bit))
+			prot = here;
 	} while (parent_len(path, &len));
 	return 0;
 }

@@ -50,11 +50,14 @@ if [[ -n ${BATS_TEST_TMPDIR:-} ]]; then
 	export FBAC_ADMIN_DIR=$BATS_TEST_TMPDIR/etc-fbac
 	mkdir -p "$FBAC_USER_DIR"
 	chmod 0755 "$HOME"
-	# The administrator's layer must be root's; for anyone else it simply
-	# does not exist (which fbac accepts), rather than being refused.
+	# The administrator's layer must be root's, and a named one must
+	# exist: for anyone else there is none (the system's /etc/fbac still
+	# applies, as it always does).
 	if [[ $(id -u) == 0 ]]; then
 		mkdir -p "$FBAC_ADMIN_DIR"
 		chmod 0755 "$FBAC_ADMIN_DIR"
+	else
+		unset FBAC_ADMIN_DIR
 	fi
 fi
 

@@ -110,9 +110,15 @@ void print_policy(FILE *f, const struct fbac_policy *p)
 	}
 	if (p->n_protected) {
 		fprintf(f, "protected (reached only by rules written at or below them):\n");
-		for (size_t i = 0; i < p->n_protected; i++)
-			fprintf(f, "  %s  (%s)\n", p->protected[i].path,
+		for (size_t i = 0; i < p->n_protected; i++) {
+			fprintf(f, "  %s  (%s)", p->protected[i].path,
 				p->protected[i].reason);
+			if (p->protected[i].allow) {
+				fprintf(f, "; broad rules may still grant ");
+				print_ops(f, p->protected[i].allow);
+			}
+			fputc('\n', f);
+		}
 	}
 
 	fprintf(f, "kernel (Landlock) rules:\n");

@@ -70,7 +70,7 @@ static int load_file(struct layers *l, const char *path, bool trusted)
 	int r;
 
 	if (trusted && (r = check_trusted(l, path)) < 0)
-		return r;
+		return r == -ENOMEM ? r : 0; /* reported and counted */
 	r = fbac_profile_load_file(l->lib, path, &d);
 	if (r == -ENOMEM)
 		return r;
@@ -239,8 +239,10 @@ static bool already_loaded(const struct fbac_library *lib, const char *path)
 
 int layers_load(const struct layers_options *o, struct layers *out)
 {
+	*out = (struct layers){ 0 };
 	struct layers l = { 0 };
 	struct fbac_diag d = { 0 };
+	const char *sysadmin = FBAC_SYSCONFDIR;
 	const char *datadir = getenv("FBAC_DATADIR");
 	const char *admindir = getenv("FBAC_ADMIN_DIR");
 	const char *userdir = getenv("FBAC_USER_DIR");
@@ -260,12 +262,19 @@ int layers_load(const struct layers_options *o, struct layers *out)
 			 fbac_env_get(&l.env, "XDG_CONFIG_HOME", 15));
 		userdir = userbuf;
 	}
+	/*
+	 * FBAC_ADMIN_DIR adds an administrator's layer (it must exist and be
+	 * root's); it never replaces the system's, so the caller's
+	 * environment cannot remove the mandatory layer.
+	 */
 	if ((r = load_layer(&l, FBAC_LAYER_LIBRARY, "library",
 			    datadir && *datadir ? datadir : FBAC_DATADIR,
 			    true)) < 0 ||
-	    (r = load_layer(&l, FBAC_LAYER_ADMIN, "admin",
-			    admindir && *admindir ? admindir : FBAC_SYSCONFDIR,
-			    false)) < 0 ||
+	    (r = load_layer(&l, FBAC_LAYER_ADMIN, "admin", sysadmin, false)) <
+		    0 ||
+	    (admindir && *admindir && strcmp(admindir, sysadmin) &&
+	     (r = load_layer(&l, FBAC_LAYER_ADMIN, "admin", admindir, true)) <
+		     0) ||
 	    (r = load_layer(&l, FBAC_LAYER_USER, "user", userdir, false)) < 0)
 		goto fail;
 	for (size_t i = 0; i < o->n_extra; i++)
@@ -287,8 +296,9 @@ int layers_load(const struct layers_options *o, struct layers *out)
 	*out = l;
 	return l.errors ? -EINVAL : 0;
 fail:
+	/* Only running out of memory stops loading; the rest is counted. */
 	layers_free(&l);
-	return r;
+	return r == -ENOMEM ? r : -EINVAL;
 }
 
 void layers_free(struct layers *l)

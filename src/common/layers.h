@@ -32,7 +32,8 @@ struct layers {
 /*
  * Load and link every layer. Each problem is printed and counted; the
  * library holds what loaded cleanly. Return: 0 when there were no
- * problems, -EINVAL when some were reported, -ENOMEM.
+ * problems, -EINVAL when some were reported (out->lib is NULL when not
+ * even the variables could be set up), -ENOMEM (out->lib NULL).
  */
 int layers_load(const struct layers_options *o, struct layers *out);
 void layers_free(struct layers *l);

@@ -228,7 +228,7 @@ static int run(struct options *o)
 		return r == -ENOENT ? EXIT_NOT_FOUND : EXIT_CANNOT_EXEC;
 	}
 	r = layers_load(&lo, &l);
-	if (r == -ENOMEM)
+	if (!l.lib)
 		return EXIT_FBAC;
 	if (r < 0) {
 		log_error(0, "refusing to run: the profiles have errors (see above, or 'fbac check')");

@@ -115,8 +115,8 @@ int cmd_check(struct global *g, int argc, char **argv)
 	lo.check_paths = o.paths;
 	lo.n_check = o.n;
 	r = layers_load(&lo, &l);
-	if (r == -ENOMEM)
-		return EXIT_FAILURE_USAGE;
+	if (!l.lib)
+		return r == -ENOMEM ? EXIT_FAILURE_USAGE : EXIT_DENIED_OR_INVALID;
 	bad = l.errors;
 	if (l.lib->linked) {
 		/* Protected paths are resolved with every policy: once here

@@ -220,8 +220,8 @@ int cmd_explain(struct global *g, int argc, char **argv)
 				 "unknown operation '%s' (see fbac-profile(5))",
 				 opname);
 	r = global_load(g, &l);
-	if (r == -ENOMEM)
-		return EXIT_FAILURE_USAGE;
+	if (!l.lib)
+		return r == -ENOMEM ? EXIT_FAILURE_USAGE : EXIT_DENIED_OR_INVALID;
 	if (r < 0) {
 		log_error(0, "the profiles have errors: run 'fbac check'");
 		ret = EXIT_DENIED_OR_INVALID;
@@ -250,7 +250,10 @@ int cmd_explain(struct global *g, int argc, char **argv)
 	r = fbac_stack_build(&si, &st, &d);
 	if (r < 0) {
 		log_diag(r, &d);
-		ret = r == -ENOMEM ? EXIT_FAILURE_USAGE : EXIT_DENIED_OR_INVALID;
+		/* A bad -D is a usage error, not a broken profile. */
+		ret = r == -ENOMEM || streq(d.file, "<command line>") ?
+			      EXIT_FAILURE_USAGE :
+			      EXIT_DENIED_OR_INVALID;
 		goto out;
 	}
 	for (size_t i = 0; i < st.n; i++) {

@@ -138,8 +138,8 @@ int cmd_list(struct global *g, int argc, char **argv)
 	if (argp_parse(&argp, argc, argv, 0, NULL, &o) != 0)
 		return EXIT_FAILURE_USAGE;
 	r = global_load(g, &l);
-	if (r == -ENOMEM)
-		return EXIT_FAILURE_USAGE;
+	if (!l.lib)
+		return r == -ENOMEM ? EXIT_FAILURE_USAGE : EXIT_DENIED_OR_INVALID;
 	if (r < 0) {
 		layers_free(&l);
 		log_error(0, "the profiles have errors: run 'fbac check'");

@@ -90,8 +90,8 @@ int cmd_show(struct global *g, int argc, char **argv)
 	if (argp_parse(&argp, argc, argv, 0, NULL, &o) != 0 || o.bad)
 		return EXIT_FAILURE_USAGE;
 	r = global_load(g, &l);
-	if (r == -ENOMEM)
-		return EXIT_FAILURE_USAGE;
+	if (!l.lib)
+		return r == -ENOMEM ? EXIT_FAILURE_USAGE : EXIT_DENIED_OR_INVALID;
 	if (r < 0) {
 		log_error(0, "the profiles have errors: run 'fbac check'");
 		goto out;
@@ -130,6 +130,8 @@ int cmd_show(struct global *g, int argc, char **argv)
 			       p->ask ? ": " : "", p->ask ? p->ask : "");
 		}
 	} else {
+		if (l.lib->layers[app->layer].kind == FBAC_LAYER_ADMIN)
+			ri.env = &l.trusted_env;
 		ri.app = app;
 		ri.root_name = app->name;
 		ri.layer = app->layer;
