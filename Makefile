@@ -165,7 +165,7 @@ endif
 endif
 
 # ---------------------------------------------------------------- rules
-.PHONY: all help check check-unit check-bats demo bench fuzz fuzz-smoke fuzz-build \
+.PHONY: all help check check-unit check-bats demo bench test-progs fuzz fuzz-smoke fuzz-build \
 	install uninstall lint-man clean
 
 all: $(LIBFBAC) $(PROGRAM_BINS)
@@ -233,6 +233,20 @@ $(BUILD)/fuzz/fuzz-%: $(BUILD)/fuzz/obj/tests/fuzz/fuzz-%.o $(FUZZ_LIB_OBJS)
 		$(call pkg,--libs,$(LIB_DEPS))
 
 fuzz-build: $(FUZZ_BINS)
+
+# ---------------------------------------------------------------- test programs
+# tests/progs/*.c: small real programs the bats suites run under fbac-run
+# (escape attempts, load generators). Plain C with pthreads, no libfbac.
+PROG_SRCS := $(sort $(wildcard tests/progs/*.c))
+PROG_BINS := $(patsubst tests/progs/%.c,$(BUILD)/tests/progs/%,$(PROG_SRCS))
+
+$(BUILD)/tests/progs/%: tests/progs/%.c $(FLAGS_STAMP)
+	$(call say,CC,$@)
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(ALL_LDFLAGS) -MMD -MP \
+		-o $@ $< -lpthread $(LDLIBS)
+
+test-progs: $(PROG_BINS)
 
 # ---------------------------------------------------------------- benchmarks
 # bench/bench-*.c are C programs linked with libfbac; bench/*.sh are
@@ -317,14 +331,14 @@ fuzz-smoke-run: $(FUZZ_BINS)
 # Tests find the binaries through FBAC_BUILD (see tests/helpers.bash).
 TEST_ENV = FBAC_BUILD="$(abspath $(BUILD))"
 
-check: all $(UNIT_BINS)
+check: all $(UNIT_BINS) $(PROG_BINS)
 	$(TEST_ENV) tests/run-all
 	$(MAKE) --no-print-directory fuzz-smoke
 
 check-unit: $(UNIT_BINS)
 	$(TEST_ENV) tests/run-all --unit
 
-check-bats: all
+check-bats: all $(PROG_BINS)
 	$(TEST_ENV) tests/run-all --bats
 
 # What `make demo` and `make check` need; when any is missing, demo runs
@@ -408,4 +422,4 @@ help:
 
 -include $(LIB_OBJS:.o=.d) $(COMMON_OBJS:.o=.d) $(UNIT_OBJS:.o=.d) \
 	$(foreach p,$(PROGRAMS),$($(p)_OBJS:.o=.d)) \
-	$(FUZZ_LIB_OBJS:.o=.d) $(FUZZ_OBJS:.o=.d)
+	$(FUZZ_LIB_OBJS:.o=.d) $(FUZZ_OBJS:.o=.d) $(PROG_BINS:=.d) $(BENCH_OBJS:.o=.d)

@@ -445,16 +445,21 @@ static int convert(struct resolver *rs, enum fbac_ptype t, struct strs *s,
 	return 0;
 }
 
+/*
+ * A command-line value for param of this frame: "-D FUNC.param=v" sets
+ * it wherever FUNC is resolved, "-D param=v" only for what is granted
+ * directly. The person at the command line has the last word over the
+ * policy's own arguments (never over the administrator's layer, which
+ * is resolved without defines).
+ */
 static const struct fbac_define *find_define(struct resolver *rs,
 					     const struct frame *fr,
 					     const char *param)
 {
-	if (!fr->top)
-		return NULL;
 	for (size_t i = 0; i < rs->in->n_defines; i++) {
 		const struct fbac_define *d = &rs->in->defines[i];
 
-		if ((!d->func || streq(d->func, fr->f->name)) &&
+		if ((d->func ? streq(d->func, fr->f->name) : fr->top) &&
 		    streq(d->param, param)) {
 			rs->define_used[i] = true;
 			return d;
@@ -499,15 +504,6 @@ static int eval_param(struct resolver *rs, const struct frame *fr, size_t idx,
 				    p->name, fr->f->name);
 	fr->state[idx] = P_BUSY;
 
-	for (size_t a = 0; fr->inc && a < fr->inc->n_args; a++)
-		if (streq(fr->inc->arg_names[a], p->name)) {
-			m = &fr->inc->arg_values[a]->mark;
-			r = expand_node(rs, fr->parent, fr->inc->arg_values[a],
-					&s);
-			if (r < 0)
-				return r;
-			goto have;
-		}
 	if ((d = find_define(rs, fr, p->name))) {
 		/* Command-line values are comma-separated for list types. */
 		_cleanup_free_ char *copy = strdup(d->value);
@@ -532,6 +528,15 @@ static int eval_param(struct resolver *rs, const struct frame *fr, size_t idx,
 		}
 		goto have;
 	}
+	for (size_t a = 0; fr->inc && a < fr->inc->n_args; a++)
+		if (streq(fr->inc->arg_names[a], p->name)) {
+			m = &fr->inc->arg_values[a]->mark;
+			r = expand_node(rs, fr->parent, fr->inc->arg_values[a],
+					&s);
+			if (r < 0)
+				return r;
+			goto have;
+		}
 	if (p->def) {
 		r = expand_node(rs, fr, p->def, &s);
 		if (r < 0)

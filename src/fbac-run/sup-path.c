@@ -142,14 +142,27 @@ static int base_fd(struct call *c, int dirfd, const char *path)
 	return target_getfd(c->tid, dirfd);
 }
 
-/* Is the resolved object one of the supervisor's own /proc entries? */
+/*
+ * Is the resolved object one of the supervisor's own /proc entries (of
+ * the process or of any of its threads)? Those are never the program's.
+ */
 static bool is_ours(struct call *c, const char *path)
 {
-	char pre[32];
-	size_t l = (size_t)snprintf(pre, sizeof(pre), "/proc/%d",
-				    (int)c->s->self);
+	char task[64];
+	const char *p;
+	char *end;
+	long n;
 
-	return !strncmp(path, pre, l) && (path[l] == 0 || path[l] == '/');
+	if (strncmp(path, "/proc/", 6))
+		return false;
+	p = path + 6;
+	n = strtol(p, &end, 10);
+	if (end == p || (*end && *end != '/') || n <= 0)
+		return false;
+	if (n == c->s->self)
+		return true;
+	snprintf(task, sizeof(task), "/proc/self/task/%ld", n);
+	return access(task, F_OK) == 0;
 }
 
 int resolve_path(struct call *c, int dirfd, const char *arg, unsigned flags,
