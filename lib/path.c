@@ -84,7 +84,7 @@ bool fbac_has_wildcard(const char *s)
 int fbac_pattern_check(const char *pattern, const char **why)
 {
 	for (const char *p = pattern; (p = strstr(p, "**")); p += 2) {
-		bool starts = p[-1] == '/';
+		bool starts = p > pattern && p[-1] == '/';
 		bool ends = p[2] == '/' || p[2] == 0;
 
 		if (!starts || !ends) {

@@ -501,6 +501,7 @@ int fbac_policy_check_path(const struct fbac_policy *p, enum fbac_op op,
 			   const char *path, struct fbac_verdict *v)
 {
 	const struct fbac_resolved_protected *prot = NULL;
+	bool inside_protected = false;
 	uint32_t bit = FBAC_OP_BIT(op);
 	size_t len = strlen(path);
 
@@ -531,9 +532,15 @@ int fbac_policy_check_path(const struct fbac_policy *p, enum fbac_op op,
 			v->rule = r->pattern;
 			return 0;
 		}
-		here = p->n_protected ? protected_at(p, path, len) : NULL;
-		if (here && !prot && !(here->allow & bit))
-			prot = here;
+		/* The innermost protected directory alone decides. */
+		here = p->n_protected && !inside_protected ?
+			       protected_at(p, path, len) :
+			       NULL;
+		if (here) {
+			inside_protected = true;
+			if (!(here->allow & bit))
+				prot = here;
+		}
 	} while (parent_len(path, &len));
 	return 0;
 }

@@ -568,6 +568,9 @@ static int parse_functionality(struct loader *ld, const struct fbac_ynode *doc)
 		return r;
 	if ((r = expect_text(ld, v, "'description'")) < 0)
 		return r;
+	if (strchr(v->value, '\n'))
+		return fbac_diag_at(ld->diag, &v->mark, -EINVAL,
+				    "'description' must be one line");
 	f->description = v->value;
 
 	if ((v = fbac_ymap_get(doc, "high_level")) &&

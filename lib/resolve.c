@@ -25,11 +25,12 @@ struct frame {
 
 struct memo {
 	const struct fbac_functionality *f;
-	const char *key;
+	const struct fbac_value *values;
 };
 
 struct resolver {
 	const struct fbac_resolve_input *in;
+	const struct fbac_env *env; /* the variables in force */
 	struct fbac_resolved *out;
 	struct fbac_arena *a;
 	struct fbac_diag *diag;
@@ -132,7 +133,7 @@ static int expand(struct resolver *rs, const struct frame *fr,
 	} while (0)
 
 	if (s[0] == '~' && (s[1] == '/' || s[1] == 0)) {
-		const char *home = fbac_env_get(rs->in->env, "HOME", 4);
+		const char *home = fbac_env_get(rs->env, "HOME", 4);
 
 		pc[np++] = (struct piece){ .text = home, .len = strlen(home) };
 		i = lit = 1;
@@ -174,7 +175,7 @@ static int expand(struct resolver *rs, const struct frame *fr,
 		if (np == MAX_PIECES)
 			goto too_many;
 		if (isupper((unsigned char)name[0])) {
-			const char *v = fbac_env_get(rs->in->env, name, nl);
+			const char *v = fbac_env_get(rs->env, name, nl);
 
 			if (!v) {
 				struct fbac_mark m = mark_at(n, start);
@@ -783,30 +784,18 @@ static int executables(struct resolver *rs, const struct fbac_application *a,
 	return 0;
 }
 
-/* A key identifying a functionality with its evaluated arguments. */
-static const char *memo_key(struct resolver *rs, const struct frame *fr)
+/* Whether two frames of the same functionality got the same arguments. */
+static bool same_values(const struct fbac_functionality *f,
+			const struct fbac_value *a, const struct fbac_value *b)
 {
-	size_t len = 1;
-	char *k, *o;
-
-	for (size_t i = 0; i < fr->f->n_params; i++)
-		for (size_t j = 0; j < fr->node->values[i].n; j++)
-			len += strlen(fr->node->values[i].items[j]) + 1;
-	len += fr->f->n_params;
-	k = o = fbac_arena_alloc(rs->a, len);
-	if (!k)
-		return NULL;
-	for (size_t i = 0; i < fr->f->n_params; i++) {
-		for (size_t j = 0; j < fr->node->values[i].n; j++) {
-			size_t l = strlen(fr->node->values[i].items[j]);
-			memcpy(o, fr->node->values[i].items[j], l);
-			o += l;
-			*o++ = '\x1f';
-		}
-		*o++ = '\x1e';
+	for (size_t i = 0; i < f->n_params; i++) {
+		if (a[i].n != b[i].n)
+			return false;
+		for (size_t k = 0; k < a[i].n; k++)
+			if (strcmp(a[i].items[k], b[i].items[k]))
+				return false;
 	}
-	*o = 0;
-	return k;
+	return true;
 }
 
 static int resolve_frame(struct resolver *rs, struct frame *fr);
@@ -863,18 +852,15 @@ static int include(struct resolver *rs, const struct frame *parent,
 
 static int resolve_frame(struct resolver *rs, struct frame *fr)
 {
-	const char *key;
 	int r;
 
 	/* Every parameter is evaluated, so unused ones are checked too. */
 	for (size_t i = 0; i < fr->f->n_params; i++)
 		if ((r = eval_param(rs, fr, i, &fr->f->params[i].mark)) < 0)
 			return r;
-	key = memo_key(rs, fr);
-	if (!key)
-		return -ENOMEM;
 	for (size_t i = 0; i < rs->n_memo; i++)
-		if (rs->memo[i].f == fr->f && streq(rs->memo[i].key, key)) {
+		if (rs->memo[i].f == fr->f &&
+		    same_values(fr->f, rs->memo[i].values, fr->node->values)) {
 			fr->node->repeated = true;
 			return 0;
 		}
@@ -882,7 +868,7 @@ static int resolve_frame(struct resolver *rs, struct frame *fr)
 			    rs->n_memo + 1, sizeof(*rs->memo));
 	if (r < 0)
 		return r;
-	rs->memo[rs->n_memo++] = (struct memo){ fr->f, key };
+	rs->memo[rs->n_memo++] = (struct memo){ fr->f, fr->node->values };
 
 	for (size_t i = 0; i < fr->f->n_includes; i++)
 		if ((r = include(rs, fr, &fr->f->includes[i], false)) < 0)
@@ -904,7 +890,15 @@ static int protected_paths(struct resolver *rs)
 	for (size_t i = 0; i < lib->n_protected; i++) {
 		struct strs s = { 0 };
 
-		if ((r = expand(rs, NULL, lib->protected[i].path, &s)) < 0)
+		/* The administrator's entries never follow the caller's
+		 * environment: it could move what they protect. */
+		if (lib->layers[lib->protected[i].layer].kind ==
+			    FBAC_LAYER_ADMIN &&
+		    rs->in->trusted_env)
+			rs->env = rs->in->trusted_env;
+		r = expand(rs, NULL, lib->protected[i].path, &s);
+		rs->env = rs->in->env;
+		if (r < 0)
 			return r;
 		for (size_t k = 0; k < s.n; k++) {
 			struct fbac_resolved_protected *p;
@@ -950,7 +944,7 @@ int fbac_resolve(const struct fbac_resolve_input *in,
 {
 	_cleanup_(fbac_resolved_freep) struct fbac_resolved *out = NULL;
 	_cleanup_free_ bool *used = NULL;
-	struct resolver rs = { .in = in, .diag = diag };
+	struct resolver rs = { .in = in, .env = in->env, .diag = diag };
 	struct frame root = { 0 };
 	const struct fbac_include *grants = in->app ? in->app->grants :
 						      in->grants;
@@ -964,6 +958,8 @@ int fbac_resolve(const struct fbac_resolve_input *in,
 		return -ENOMEM;
 	out->arena = fbac_arena_new();
 	used = calloc(in->n_defines + 1, sizeof(*used));
+	if (used && in->define_used)
+		memcpy(used, in->define_used, in->n_defines * sizeof(*used));
 	if (!out->arena || !used)
 		return -ENOMEM;
 	rs.out = out;
@@ -989,22 +985,29 @@ int fbac_resolve(const struct fbac_resolve_input *in,
 		return r;
 	if (in->app && (r = executables(&rs, in->app, in->layer)) < 0)
 		return r;
+	if (in->define_used) {
+		memcpy(in->define_used, used, in->n_defines * sizeof(*used));
+		goto protected;
+	}
 	for (size_t i = 0; i < in->n_defines; i++)
-		if (!used[i]) {
-			static const struct fbac_mark cli = { "<command line>",
-							      0, 0 };
-			const struct fbac_define *d = &in->defines[i];
-			return fbac_diag_at(
-				diag, &cli, -EINVAL,
-				"'-D %s%s%s=%s' sets nothing: no granted functionality%s%s has a parameter '%s'",
-				d->func ? d->func : "", d->func ? "." : "",
-				d->param, d->value, d->func ? " named " : "",
-				d->func ? d->func : "", d->param);
-		}
+		if (!used[i])
+			return fbac_define_unused(&in->defines[i], diag);
+protected:
 	if ((r = protected_paths(&rs)) < 0)
 		return r;
 	*ret = TAKE_PTR(out);
 	return 0;
+}
+
+int fbac_define_unused(const struct fbac_define *d, struct fbac_diag *diag)
+{
+	static const struct fbac_mark cli = { "<command line>", 0, 0 };
+
+	return fbac_diag_at(
+		diag, &cli, -EINVAL,
+		"'-D %s%s%s=%s' sets nothing: no granted functionality%s%s has a parameter '%s'",
+		d->func ? d->func : "", d->func ? "." : "", d->param, d->value,
+		d->func ? " named " : "", d->func ? d->func : "", d->param);
 }
 
 int fbac_define_parse(char *arg, const char *default_func,

@@ -81,6 +81,8 @@ struct fbac_define {
 struct fbac_resolve_input {
 	const struct fbac_library *lib;
 	const struct fbac_env *env;
+	/* For the administrator's protected paths (NULL: env). */
+	const struct fbac_env *trusted_env;
 	/* Application name, or e.g. "--as"; NULL: chains start at the
 	 * granted functionalities (showing one functionality). */
 	const char *root_name;
@@ -91,6 +93,10 @@ struct fbac_resolve_input {
 	size_t n_grants;
 	const struct fbac_define *defines;
 	size_t n_defines;
+	/* When given (n_defines entries), defines used are marked here and
+	 * an unused one is not an error: the caller judges over several
+	 * resolutions (a stack of layers). */
+	bool *define_used;
 	/* Fill missing required parameters of the granted functionalities
 	 * with placeholders, to lint a functionality on its own. */
 	bool placeholders;
@@ -106,6 +112,9 @@ DEFINE_TRIVIAL_CLEANUP_FUNC(struct fbac_resolved *, fbac_resolved_free)
 /* Return: 0, -EINVAL/-E2BIG/-ELOOP with diag set, or -ENOMEM. */
 int fbac_resolve(const struct fbac_resolve_input *in,
 		 struct fbac_resolved **ret, struct fbac_diag *diag);
+
+/* Report a define that set nothing. Return: -EINVAL. */
+int fbac_define_unused(const struct fbac_define *d, struct fbac_diag *diag);
 
 /*
  * Parse "FUNC.param=value" (or "param=value" when default_func is given)

@@ -2,6 +2,7 @@
 #include "stack.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 void fbac_stack_clear(struct fbac_stack *s)
@@ -34,13 +35,20 @@ int fbac_stack_build(const struct fbac_stack_input *in, struct fbac_stack *ret,
 {
 	struct fbac_stack s = { .n = 0 };
 	const struct fbac_library *lib = in->lib;
+	_cleanup_free_ bool *used = NULL;
 	int r = 0;
+
+	/* A define must set something in some layer, not in every one. */
+	used = calloc(in->n_defines + 1, sizeof(*used));
+	if (!used)
+		return -ENOMEM;
 
 	for (unsigned i = 0; i < lib->n_layers; i++) {
 		const struct fbac_layer *l = &lib->layers[i];
 		bool admin = l->kind == FBAC_LAYER_ADMIN;
 		const struct fbac_application *app;
-		struct fbac_resolve_input ri = { .lib = lib, .layer = i };
+		struct fbac_resolve_input ri = { .lib = lib, .layer = i,
+						 .trusted_env = in->trusted_env };
 
 		if (!in->program || (in->n_grants && !admin))
 			continue;
@@ -58,6 +66,7 @@ int fbac_stack_build(const struct fbac_stack_input *in, struct fbac_stack *ret,
 		if (!admin) {
 			ri.defines = in->defines;
 			ri.n_defines = in->n_defines;
+			ri.define_used = used;
 		}
 		if ((r = add(&s, &ri, l, l->name, diag)) < 0)
 			goto fail;
@@ -71,11 +80,18 @@ int fbac_stack_build(const struct fbac_stack_input *in, struct fbac_stack *ret,
 			.n_grants = in->n_grants,
 			.defines = in->defines,
 			.n_defines = in->n_defines,
+			.define_used = used,
+			.trusted_env = in->trusted_env,
 			.layer = lib->n_layers,
 		};
 		if ((r = add(&s, &ri, NULL, "command line", diag)) < 0)
 			goto fail;
 	}
+	for (size_t i = 0; s.n && i < in->n_defines; i++)
+		if (!used[i]) {
+			r = fbac_define_unused(&in->defines[i], diag);
+			goto fail;
+		}
 	if (s.n == 0) {
 		r = fbac_diag_at(diag, NULL, -ENOENT,
 				 "no application policy names '%s'",

@@ -131,7 +131,7 @@ int cmd_check(struct global *g, int argc, char **argv)
 						    .mark = f->mark,
 						    .target = f };
 			struct fbac_resolve_input ri = {
-				.lib = l.lib, .env = &l.env,
+				.lib = l.lib, .env = &l.env, .trusted_env = &l.trusted_env,
 				.root_name = NULL, .grants = &inc,
 				.n_grants = 1, .placeholders = true,
 				.layer = f->layer,

@@ -107,6 +107,7 @@ int cmd_show(struct global *g, int argc, char **argv)
 	}
 	ri.lib = l.lib;
 	ri.env = &l.env;
+	ri.trusted_env = &l.trusted_env;
 	ri.defines = o.defs;
 	ri.n_defines = o.n_defs;
 	if (f) {

@@ -1,0 +1,1064 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * lib/policy.c, lib/stack.c, lib/suggest.c: deciding path, network,
+ * signal and abstract-socket operations (docs/profile-language.md,
+ * "Semantics"; fbac-profile(5), DECISIONS), the Landlock plan with its
+ * gaps, the intersection of layers, and suggestions.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fbac-limits.h"
+#include "policy.h"
+#include "stack.h"
+#include "suggest.h"
+#include "tap.h"
+#include "unit-util.h"
+
+static struct fbac_library *lib;
+static struct fbac_arena *env_arena;
+static struct fbac_env env, trusted_env;
+static struct fbac_diag d;
+
+#define FUNC(name)                                                             \
+	"fbac: 1\nfunctionality: " name "\ncategory: system\ndescription: d\n"
+
+static bool setup(const char *const *texts)
+{
+	lib = fbac_library_free(lib);
+	lib = library_of(texts);
+	return ok(lib != NULL, "library loads and links");
+}
+
+/* The compiled policy of one functionality granted on its own. */
+static struct fbac_policy *policy_of(const char *func)
+{
+	struct fbac_include inc = { .name = func };
+	struct fbac_resolve_input in = { .lib = lib,
+					 .env = &env,
+					 .root_name = func,
+					 .grants = &inc,
+					 .n_grants = 1 };
+	struct fbac_resolved *res = NULL;
+	struct fbac_policy *p = NULL;
+
+	inc.target = fbac_library_find(lib, func);
+	fbac_diag_clear(&d);
+	if (!inc.target || fbac_resolve(&in, &res, &d) < 0 ||
+	    fbac_policy_compile(&res, func, &p, &d) < 0) {
+		diag("policy of '%s': %s:%u:%u: %s", func, d.file, d.line,
+		     d.col, d.msg);
+		ok(0, "policy of %s compiles", func);
+		return NULL;
+	}
+	return p;
+}
+
+static const char *opname(enum fbac_op op)
+{
+	return fbac_op_info(op)->name;
+}
+
+/*
+ * One test: op on path is allowed (or not); when rule is given, the
+ * deciding rule's pattern is that.
+ */
+static bool path_is(const struct fbac_policy *p, enum fbac_op op,
+		    const char *path, bool allowed, const char *rule)
+{
+	struct fbac_verdict v;
+	int r = fbac_policy_check_path(p, op, path, &v);
+	bool pass = r == 0 && v.allowed == allowed &&
+		    (!rule || (v.rule && !strcmp(v.rule, rule)));
+
+	if (!ok(pass, "%s %s %s%s%s", opname(op), path,
+		allowed ? "allowed" : "denied", rule ? " by " : "",
+		rule ? rule : "")) {
+		diag("got r=%d allowed=%d rule=%s deny_rule=%d protected=%s", r,
+		     v.allowed, v.rule ? v.rule : "NULL", v.deny_rule,
+		     v.protected ? v.protected->path : "NULL");
+		return false;
+	}
+	return true;
+}
+
+static const struct fbac_ll_path *ll_path(const struct fbac_policy *p,
+					  const char *path)
+{
+	for (size_t i = 0; i < p->ll.n_paths; i++)
+		if (!strcmp(p->ll.paths[i].path, path))
+			return &p->ll.paths[i];
+	return NULL;
+}
+
+/* A gap whose reason contains every '|'-separated part of sub. */
+static const struct fbac_gap *gap_with(const struct fbac_policy *p,
+				       const char *sub)
+{
+	char part[256];
+
+	for (size_t i = 0; i < p->n_gaps; i++) {
+		bool all = true;
+
+		for (const char *s = sub; all && s && *s;) {
+			const char *bar = strchr(s, '|');
+			size_t n = bar ? (size_t)(bar - s) : strlen(s);
+
+			snprintf(part, sizeof(part), "%.*s", (int)n, s);
+			all = strstr(p->gaps[i].why, part) != NULL;
+			s = bar ? bar + 1 : NULL;
+		}
+		if (all)
+			return &p->gaps[i];
+	}
+	return NULL;
+}
+
+static void dump_gaps(const struct fbac_policy *p)
+{
+	for (size_t i = 0; i < p->n_gaps; i++)
+		diag("  gap: %s", p->gaps[i].why);
+}
+
+/* ------------------------------------------------------------------ */
+
+static const char protected_text[] =
+	"fbac: 1\n"
+	"protected:\n"
+	"  - {path: ~/.ssh, reason: keys}\n"
+	"  - {path: /tmp/krb5cc_$UID, reason: tickets}\n";
+
+/* The example of fbac-profile(5), DECISIONS. */
+static const char decisions_text[] =
+	FUNC("Decisions")
+	"privileges:\n"
+	"  - file_read: ~/**\n"
+	"  - file_read: ~/src/public/**\n"
+	"  - file_getattr: \"~\"\n"
+	"denied:\n"
+	"  - file_read: ~/src/**\n"
+	"  - file_read: ~/**/*.key\n"
+	"  - file_getattr: ~/**\n";
+
+static void test_decisions(void)
+{
+	const char *texts[] = { decisions_text, protected_text, NULL };
+	struct fbac_policy *p;
+	struct fbac_verdict v;
+
+	if (!setup(texts) || !(p = policy_of("Decisions")))
+		return;
+	path_is(p, FBAC_OP_FILE_READ, "/home/u/notes", true, "/home/u/**");
+	path_is(p, FBAC_OP_FILE_READ, "/home/u", true, "/home/u/**");
+	path_is(p, FBAC_OP_FILE_READ, "/home/u/src/x", false, "/home/u/src/**");
+	path_is(p, FBAC_OP_FILE_READ, "/home/u/src", false, "/home/u/src/**");
+	path_is(p, FBAC_OP_FILE_READ, "/home/u/src/public/x", true,
+		"/home/u/src/public/**");
+	path_is(p, FBAC_OP_FILE_READ, "/home/u/a.key", false,
+		"/home/u/**/*.key");
+	path_is(p, FBAC_OP_FILE_READ, "/home/u/x/y/b.key", false,
+		"/home/u/**/*.key");
+	path_is(p, FBAC_OP_FILE_READ, "/home/u/a.keys", true, "/home/u/**");
+	path_is(p, FBAC_OP_FILE_READ, "/home/u/src/public/a.key", true,
+		"/home/u/src/public/**");
+	path_is(p, FBAC_OP_FILE_GETATTR, "/home/u", true, "/home/u");
+	path_is(p, FBAC_OP_FILE_GETATTR, "/home/u/x", false, "/home/u/**");
+	path_is(p, FBAC_OP_FILE_READ, "/home/uu", false, NULL);
+	path_is(p, FBAC_OP_FILE_READ, "/etc/passwd", false, NULL);
+	path_is(p, FBAC_OP_FILE_WRITE, "/home/u/notes", false, NULL);
+
+	/* A deny rule decides: the verdict says so. */
+	fbac_policy_check_path(p, FBAC_OP_FILE_READ, "/home/u/src/x", &v);
+	ok(v.deny_rule && v.origin && v.origin->chain &&
+		   !strcmp(v.origin->chain, "Decisions > Decisions"),
+	   "deny verdict names the carve-out and its origin (%s)",
+	   v.origin ? v.origin->chain : "NULL");
+	fbac_policy_check_path(p, FBAC_OP_FILE_READ, "/home/u/notes", &v);
+	ok(!v.deny_rule && v.origin && v.origin->mark.line == 6,
+	   "allow verdict points at the privilege (line %u)",
+	   v.origin ? v.origin->mark.line : 0);
+	fbac_policy_check_path(p, FBAC_OP_FILE_WRITE, "/home/u/notes", &v);
+	ok(!v.allowed && !v.origin && !v.rule && !v.deny_rule,
+	   "default deny: no deciding rule");
+
+	/* The protected path. */
+	path_is(p, FBAC_OP_FILE_READ, "/home/u/.ssh/id_rsa", false, NULL);
+	fbac_policy_check_path(p, FBAC_OP_FILE_READ, "/home/u/.ssh/id_rsa", &v);
+	ok(v.protected && !strcmp(v.protected->path, "/home/u/.ssh"),
+	   "the verdict names the protected path");
+	ok(v.cut_rule && !strcmp(v.cut_rule, "/home/u/**"),
+	   "and the rule it cut off (%s)", v.cut_rule ? v.cut_rule : "NULL");
+	ok(v.protected && v.protected->reason &&
+		   !strcmp(v.protected->reason, "keys"),
+	   "with its reason");
+	ok(!v.deny_rule, "not decided by a carve-out");
+	path_is(p, FBAC_OP_FILE_READ, "/home/u/.ssh", false, NULL);
+	path_is(p, FBAC_OP_FILE_READ, "/home/u/.sshx", true, "/home/u/**");
+	fbac_policy_free(p);
+}
+
+/* ------------------------------------------------------------------ */
+
+static const char ranks_text[] =
+	FUNC("Ranks")
+	"privileges:\n"
+	"  - file_read: /etc\n"
+	"  - file_read: /d/*\n"
+	"  - file_write: /w/**\n"
+	"  - file_write: /w\n"
+	"  - file_read: /same\n"
+	"  - file_read: /lit/**\n"
+	"  - file_read: /g/**\n"
+	"denied:\n"
+	"  - file_read: /etc/**\n"
+	"  - file_read: /d/*.log\n"
+	"  - file_write: /w/x/**\n"
+	"  - file_read: /same\n"
+	"  - file_read: /lit/secret\n"
+	"  - file_read: /g/*/x\n"
+	"---\n"
+	/* The same entries, in the opposite order. */
+	FUNC("Ranks_Reversed")
+	"denied:\n"
+	"  - file_read: /g/*/x\n"
+	"  - file_read: /lit/secret\n"
+	"  - file_read: /same\n"
+	"  - file_write: /w/x/**\n"
+	"  - file_read: /d/*.log\n"
+	"  - file_read: /etc/**\n"
+	"privileges:\n"
+	"  - file_read: /g/**\n"
+	"  - file_read: /lit/**\n"
+	"  - file_read: /same\n"
+	"  - file_write: /w\n"
+	"  - file_write: /w/**\n"
+	"  - file_read: /d/*\n"
+	"  - file_read: /etc\n"
+	"---\n"
+	FUNC("Granter") "privileges:\n  - file_read: /srv/**\n"
+	"---\n"
+	FUNC("Carver") "denied:\n  - file_read: /srv/private/**\n"
+	"---\n"
+	FUNC("Both") "includes: [Carver, Granter]\n"
+	"---\n"
+	FUNC("Nothing");
+
+static const struct {
+	enum fbac_op op;
+	const char *path;
+	bool allowed;
+	const char *why;
+} rank_cases[] = {
+	{ FBAC_OP_FILE_READ, "/etc", true,
+	  "literal beats wildcard at the same prefix" },
+	{ FBAC_OP_FILE_READ, "/etc/passwd", false, "below: only the deny" },
+	{ FBAC_OP_FILE_READ, "/d/a.log", false,
+	  "two wildcards at the same prefix: deny wins" },
+	{ FBAC_OP_FILE_READ, "/d/a.txt", true, "the allow alone" },
+	{ FBAC_OP_FILE_READ, "/d/x/a.txt", false, "'*' does not cross '/'" },
+	{ FBAC_OP_FILE_WRITE, "/w", true, "allowed tree root" },
+	{ FBAC_OP_FILE_WRITE, "/w/y", true, "inside the allowed tree" },
+	{ FBAC_OP_FILE_WRITE, "/w/x", false, "carve-out root" },
+	{ FBAC_OP_FILE_WRITE, "/w/x/y/z", false, "inside the carve-out" },
+	{ FBAC_OP_FILE_READ, "/w/y", false, "other operation: nothing" },
+	{ FBAC_OP_FILE_READ, "/same", false, "two literals: deny wins" },
+	{ FBAC_OP_FILE_READ, "/lit/secret", false, "literal deny in a tree" },
+	{ FBAC_OP_FILE_READ, "/lit/secrets", true, "its neighbour" },
+	{ FBAC_OP_FILE_READ, "/lit/secret/x", true,
+	  "a literal deny does not cover what is below" },
+	{ FBAC_OP_FILE_READ, "/g/a/x", false,
+	  "wildcard deny at the same prefix as the tree" },
+	{ FBAC_OP_FILE_READ, "/g/a/y", true, "and beside it" },
+};
+
+static void test_ranks(void)
+{
+	const char *texts[] = { ranks_text, NULL };
+	struct fbac_policy *p, *q, *both;
+	struct fbac_verdict v;
+
+	if (!setup(texts))
+		return;
+	p = policy_of("Ranks");
+	q = policy_of("Ranks_Reversed");
+	if (!p || !q)
+		goto out;
+	for (size_t i = 0; i < sizeof(rank_cases) / sizeof(rank_cases[0]);
+	     i++) {
+		struct fbac_verdict vp, vq;
+
+		if (!path_is(p, rank_cases[i].op, rank_cases[i].path,
+			     rank_cases[i].allowed, NULL))
+			diag("(%s)", rank_cases[i].why);
+		fbac_policy_check_path(p, rank_cases[i].op, rank_cases[i].path,
+				       &vp);
+		fbac_policy_check_path(q, rank_cases[i].op, rank_cases[i].path,
+				       &vq);
+		ok(vp.allowed == vq.allowed &&
+			   ((!vp.rule && !vq.rule) ||
+			    (vp.rule && vq.rule && !strcmp(vp.rule, vq.rule))),
+		   "order of entries does not matter: %s %s", opname(rank_cases[i].op),
+		   rank_cases[i].path);
+	}
+
+	both = policy_of("Both");
+	if (both) {
+		path_is(both, FBAC_OP_FILE_READ, "/srv/a", true, "/srv/**");
+		path_is(both, FBAC_OP_FILE_READ, "/srv/private/k", false,
+			"/srv/private/**");
+		fbac_policy_free(both);
+	}
+	{
+		struct fbac_policy *none = policy_of("Nothing");
+
+		if (none) {
+			path_is(none, FBAC_OP_FILE_READ, "/", false, NULL);
+			path_is(none, FBAC_OP_FILE_READ, "/etc/passwd", false,
+				NULL);
+			fbac_policy_free(none);
+		}
+	}
+
+	/* Bad queries. */
+	is_int(fbac_policy_check_path(p, FBAC_OP_FILE_READ, "etc", &v), -EINVAL,
+	       "relative path refused");
+	is_int(fbac_policy_check_path(p, FBAC_OP_FILE_READ, "", &v), -EINVAL,
+	       "empty path refused");
+	is_int(fbac_policy_check_path(p, FBAC_OP_FILE_READ, "/etc/", &v),
+	       -EINVAL, "trailing '/' refused");
+	is_int(fbac_policy_check_path(p, FBAC_OP_FILE_READ, "/a//b", &v),
+	       -EINVAL, "'//' refused");
+	is_int(fbac_policy_check_path(p, FBAC_OP_FILE_READ, "/a/./b", &v),
+	       -EINVAL, "'.' refused");
+	is_int(fbac_policy_check_path(p, FBAC_OP_FILE_READ, "/a/../etc", &v),
+	       -EINVAL, "'..' refused");
+	is_int(fbac_policy_check_path(p, FBAC_OP_NETWORK_OUTGOING, "/etc", &v),
+	       -EINVAL, "not a path operation");
+	is_int(fbac_policy_check_path(p, FBAC_OP_IPC_SIGNAL, "/etc", &v),
+	       -EINVAL, "ipc_signal is not a path operation");
+out:
+	fbac_policy_free(p);
+	fbac_policy_free(q);
+}
+
+/* ------------------------------------------------------------------ */
+
+static const char prot_rules_text[] =
+	FUNC("Ssh")
+	"privileges:\n"
+	"  - file_read: ~/.ssh/**\n"
+	"  - file_read: /**\n"
+	"---\n"
+	FUNC("Ssh_Config")
+	"privileges:\n"
+	"  - file_read: ~/.ssh/config\n"
+	"  - file_read: ~/**\n"
+	"---\n"
+	FUNC("Glob_Near")
+	"privileges:\n"
+	"  - file_read: \"~/.ss*\"\n"
+	"  - file_read: \"~/.ss*/**\"\n";
+
+static void test_protected(void)
+{
+	const char *texts[] = { prot_rules_text, protected_text, NULL };
+	struct fbac_policy *p;
+
+	if (!setup(texts))
+		return;
+	if ((p = policy_of("Ssh"))) {
+		path_is(p, FBAC_OP_FILE_READ, "/home/u/.ssh/id_rsa", true,
+			"/home/u/.ssh/**");
+		path_is(p, FBAC_OP_FILE_READ, "/home/u/.ssh", true,
+			"/home/u/.ssh/**");
+		path_is(p, FBAC_OP_FILE_READ, "/tmp/krb5cc_1000", false, NULL);
+		path_is(p, FBAC_OP_FILE_READ, "/tmp/krb5cc_1000x", true, "/**");
+		path_is(p, FBAC_OP_FILE_READ, "/home/u/x", true, "/**");
+		fbac_policy_free(p);
+	}
+	if ((p = policy_of("Ssh_Config"))) {
+		path_is(p, FBAC_OP_FILE_READ, "/home/u/.ssh/config", true,
+			"/home/u/.ssh/config");
+		path_is(p, FBAC_OP_FILE_READ, "/home/u/.ssh/id_rsa", false, NULL);
+		path_is(p, FBAC_OP_FILE_READ, "/home/u/.ssh", false, NULL);
+		fbac_policy_free(p);
+	}
+	if ((p = policy_of("Glob_Near"))) {
+		path_is(p, FBAC_OP_FILE_READ, "/home/u/.ssx", true, "/home/u/.ss*");
+		path_is(p, FBAC_OP_FILE_READ, "/home/u/.ssh", false, NULL);
+		path_is(p, FBAC_OP_FILE_READ, "/home/u/.ssh/id_rsa", false, NULL);
+		fbac_policy_free(p);
+	}
+}
+
+/*
+ * 'allow' of a protected path (fbac-profile(5)): operations that rules
+ * written above it still grant; "where protected paths are nested, the
+ * innermost one that contains a path decides for it".
+ */
+static const char allow_text[] =
+	FUNC("Home_All")
+	"privileges:\n"
+	"  - {access: [file_read, file_write, file_getattr], paths: [\"~/**\"]}\n"
+	"---\n"
+	"fbac: 1\n"
+	"protected:\n"
+	"  - {path: ~/.config, reason: outer, allow: [file_read]}\n"
+	"  - {path: ~/.config/secret, reason: inner}\n"
+	"  - {path: ~/.cache, reason: outer}\n"
+	"  - {path: ~/.cache/pub, reason: inner, allow: file_read}\n"
+	"  - {path: ~/.inputrc, reason: r, allow: [file_read, file_getattr]}\n"
+	"---\n"
+	"fbac: 1\n"
+	"protected:\n"
+	"  - {path: ~/.inputrc, reason: again, allow: [file_read]}\n";
+
+static void test_protected_allow(void)
+{
+	const char *texts[] = { allow_text, NULL };
+	struct fbac_policy *p;
+
+	if (!setup(texts) || !(p = policy_of("Home_All")))
+		return;
+	path_is(p, FBAC_OP_FILE_READ, "/home/u/.config/x", true, "/home/u/**");
+	path_is(p, FBAC_OP_FILE_WRITE, "/home/u/.config/x", false, NULL);
+	path_is(p, FBAC_OP_FILE_READ, "/home/u/.config/secret/k", false, NULL);
+	path_is(p, FBAC_OP_FILE_READ, "/home/u/.cache/x", false, NULL);
+	path_is(p, FBAC_OP_FILE_READ, "/home/u/.cache/pub/x", true,
+		"/home/u/**");
+	path_is(p, FBAC_OP_FILE_WRITE, "/home/u/.cache/pub/x", false, NULL);
+	path_is(p, FBAC_OP_FILE_READ, "/home/u/.inputrc", true, "/home/u/**");
+	/* Protected twice: only what both allow. */
+	path_is(p, FBAC_OP_FILE_GETATTR, "/home/u/.inputrc", false, NULL);
+	path_is(p, FBAC_OP_FILE_WRITE, "/home/u/.inputrc", false, NULL);
+	fbac_policy_free(p);
+}
+
+/* ------------------------------------------------------------------ */
+
+static const char net_text[] =
+	FUNC("Net")
+	"privileges:\n"
+	"  - network_outgoing: {protocol: tcp, ports: [80, 443, \"8000-8080\"]}\n"
+	"  - network_outgoing: {protocol: tcp, ports: 22, hosts: [10.0.0.0/8, \"192.168.1.0/25\", example.com]}\n"
+	"  - network_outgoing: {protocol: tcp, ports: 5432, hosts: [\"fe80::/10\", \"2001:db8::1\"]}\n"
+	"  - network_incoming: {protocol: tcp, ports: 8080}\n"
+	"  - network_outgoing: {protocol: udp, ports: 53, hosts: 127.0.0.53}\n"
+	"  - network_outgoing: {protocol: tcp, ports: \"9000-9100\"}\n"
+	"denied:\n"
+	"  - network_outgoing: {protocol: tcp, ports: 9050}\n"
+	"  - network_outgoing: {protocol: tcp, ports: 22, hosts: 10.6.6.6}\n"
+	"---\n"
+	FUNC("Signals") "privileges:\n  - ipc_signal: any\n"
+	"---\n"
+	FUNC("Abstract")
+	"privileges:\n"
+	"  - unix_connect: [\"@dbus-*\", \"@exact\"]\n"
+	"denied:\n"
+	"  - unix_connect: \"@dbus-secret\"\n";
+
+static void net_is(const struct fbac_policy *p, enum fbac_op op,
+		   enum fbac_proto proto, const char *host, uint16_t port,
+		   bool allowed)
+{
+	struct fbac_verdict v;
+	int r = fbac_policy_check_net(p, op, proto, host, port, &v);
+
+	if (!ok(r == 0 && v.allowed == allowed, "%s %s %s:%u %s", opname(op),
+		proto == FBAC_PROTO_TCP ? "tcp" : "udp", host ? host : "?",
+		port, allowed ? "allowed" : "denied"))
+		diag("got r=%d allowed=%d", r, v.allowed);
+}
+
+static void test_net(void)
+{
+	const char *texts[] = { net_text, NULL };
+	const enum fbac_op out = FBAC_OP_NETWORK_OUTGOING,
+			   in = FBAC_OP_NETWORK_INCOMING;
+	const enum fbac_proto tcp = FBAC_PROTO_TCP, udp = FBAC_PROTO_UDP;
+	struct fbac_policy *p, *s;
+	struct fbac_verdict v;
+
+	if (!setup(texts) || !(p = policy_of("Net")))
+		return;
+	net_is(p, out, tcp, NULL, 80, true);
+	net_is(p, out, tcp, "1.2.3.4", 443, true);
+	net_is(p, out, tcp, NULL, 8000, true);
+	net_is(p, out, tcp, NULL, 8080, true);
+	net_is(p, out, tcp, NULL, 8081, false);
+	net_is(p, out, tcp, NULL, 7999, false);
+	net_is(p, out, tcp, NULL, 81, false);
+	net_is(p, out, udp, NULL, 80, false);
+	net_is(p, in, tcp, NULL, 80, false);
+	net_is(p, in, tcp, NULL, 8080, true);
+	net_is(p, out, tcp, "10.1.2.3", 22, true);
+	net_is(p, out, tcp, "10.255.255.255", 22, true);
+	net_is(p, out, tcp, "11.0.0.1", 22, false);
+	net_is(p, out, tcp, NULL, 22, false);
+	net_is(p, out, tcp, "192.168.1.127", 22, true);
+	net_is(p, out, tcp, "192.168.1.128", 22, false);
+	net_is(p, out, tcp, "example.com", 22, true);
+	net_is(p, out, tcp, "EXAMPLE.COM", 22, true);
+	net_is(p, out, tcp, "www.example.com", 22, false);
+	net_is(p, out, tcp, "example.com", 23, false);
+	net_is(p, out, tcp, "fe80::1", 5432, true);
+	net_is(p, out, tcp, "febf:ffff::1", 5432, true);
+	net_is(p, out, tcp, "fec0::1", 5432, false);
+	net_is(p, out, tcp, "2001:db8::1", 5432, true);
+	net_is(p, out, tcp, "2001:db8::2", 5432, false);
+	net_is(p, out, tcp, "10.0.0.1", 5432, false);
+	net_is(p, out, tcp, "10.6.6.6", 22, false);
+	fbac_policy_check_net(p, out, tcp, "10.6.6.6", 22, &v);
+	ok(v.deny_rule && v.origin, "decided by the denied entry");
+	net_is(p, out, tcp, NULL, 9049, true);
+	net_is(p, out, tcp, NULL, 9050, false);
+	net_is(p, out, tcp, "1.2.3.4", 9050, false);
+	net_is(p, out, udp, "127.0.0.53", 53, true);
+	net_is(p, out, udp, "127.0.0.1", 53, false);
+	net_is(p, out, udp, NULL, 53, false);
+	is_int(fbac_policy_check_net(p, FBAC_OP_FILE_READ, tcp, NULL, 80, &v),
+	       -EINVAL, "not a network operation");
+
+	/* Signals. */
+	fbac_policy_check_signal(p, &v);
+	ok(!v.allowed, "no ipc_signal: signals outside denied");
+	if ((s = policy_of("Signals"))) {
+		fbac_policy_check_signal(s, &v);
+		ok(v.allowed && v.origin, "ipc_signal any: allowed");
+		fbac_policy_free(s);
+	}
+
+	/* Abstract unix sockets. */
+	if ((s = policy_of("Abstract"))) {
+		const struct {
+			enum fbac_op op;
+			const char *name;
+			bool allowed;
+		} cases[] = {
+			{ FBAC_OP_UNIX_CONNECT, "@dbus-session", true },
+			{ FBAC_OP_UNIX_CONNECT, "@dbus-", true },
+			{ FBAC_OP_UNIX_CONNECT, "@dbus", false },
+			{ FBAC_OP_UNIX_CONNECT, "@exact", true },
+			{ FBAC_OP_UNIX_CONNECT, "@exactly", false },
+			{ FBAC_OP_UNIX_CONNECT, "@exac", false },
+			{ FBAC_OP_UNIX_CONNECT, "@dbus-secret", false },
+			{ FBAC_OP_UNIX_CONNECT, "@dbus-secrets", true },
+			{ FBAC_OP_UNIX_BIND, "@exact", false },
+			{ FBAC_OP_UNIX_CONNECT, "@other", false },
+		};
+
+		for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+			int r = fbac_policy_check_abstract(s, cases[i].op,
+							   cases[i].name, &v);
+
+			ok(r == 0 && v.allowed == cases[i].allowed,
+			   "%s %s %s", opname(cases[i].op), cases[i].name,
+			   cases[i].allowed ? "allowed" : "denied");
+		}
+		fbac_policy_check_abstract(s, FBAC_OP_UNIX_CONNECT,
+					   "@dbus-secret", &v);
+		ok(v.deny_rule, "'@dbus-secret' denied by the carve-out");
+		is_int(fbac_policy_check_abstract(s, FBAC_OP_UNIX_CONNECT,
+						  "dbus", &v),
+		       -EINVAL, "a name without '@'");
+
+		/* fbac_policy_query dispatches on the operation. */
+		{
+			struct fbac_query q = { .op = FBAC_OP_UNIX_CONNECT,
+						.path = "@exact" };
+
+			ok(fbac_policy_query(s, &q, &v) == 0 && v.allowed,
+			   "query: abstract name");
+			q.path = "/run/x";
+			ok(fbac_policy_query(s, &q, &v) == 0 && !v.allowed,
+			   "query: socket path");
+			q = (struct fbac_query){ .op = FBAC_OP_IPC_SIGNAL };
+			ok(fbac_policy_query(s, &q, &v) == 0 && !v.allowed,
+			   "query: signal");
+		}
+		fbac_policy_free(s);
+	}
+	{
+		struct fbac_query q = { .op = FBAC_OP_NETWORK_OUTGOING,
+					.proto = FBAC_PROTO_TCP,
+					.port = 443 };
+
+		ok(fbac_policy_query(p, &q, &v) == 0 && v.allowed,
+		   "query: network");
+		q.port = 444;
+		ok(fbac_policy_query(p, &q, &v) == 0 && !v.allowed,
+		   "query: network denied");
+		q = (struct fbac_query){ .op = FBAC_OP_FILE_READ, .path = "/x/" };
+		is_int(fbac_policy_query(p, &q, &v), -EINVAL,
+		       "query: bad path");
+	}
+	fbac_policy_free(p);
+}
+
+/* ------------------------------------------------------------------ */
+
+static const char ll_text[] =
+	FUNC("LL")
+	"privileges:\n"
+	"  - file_read: /usr/**\n"
+	"  - file_execute: /usr/**\n"
+	"  - dir_read: /usr/**\n"
+	"  - file_read: /usr/lib/**\n"
+	"  - file_write: /var/log/app.log\n"
+	"  - file_read: \"/etc/*.conf\"\n"
+	"  - file_create: /tmp/**\n"
+	"  - file_delete: /tmp/**\n"
+	"  - dir_mkdir: /tmp/**\n"
+	"  - dir_rmdir: /tmp/**\n"
+	"  - file_truncate: /tmp/**\n"
+	"  - file_getattr: /stat/**\n"
+	"  - dir_read: /listed\n"
+	"  - file_read: /data/**\n"
+	"  - file_write: /rw/**\n"
+	"denied:\n"
+	"  - file_read: /data/private/**\n"
+	"  - file_write: /data/ro/**\n"
+	"  - file_read: /nowhere/**\n"
+	"---\n"
+	FUNC("LL_Home")
+	"privileges:\n"
+	"  - file_read: ~/**\n"
+	"  - file_read: ~/.ssh/**\n"
+	"---\n"
+	FUNC("LL_Ports")
+	"privileges:\n"
+	"  - network_outgoing: {protocol: tcp, ports: [80, 443, \"440-444\"]}\n"
+	"  - network_outgoing: {protocol: tcp, ports: 80}\n"
+	"  - network_incoming: {protocol: tcp, ports: [8080, 8080]}\n"
+	"  - network_outgoing: {protocol: udp, ports: 53}\n"
+	"  - network_outgoing: {protocol: tcp, ports: 22, hosts: 10.0.0.1}\n"
+	"  - network_incoming: {protocol: tcp, ports: 25}\n"
+	"denied:\n"
+	"  - network_incoming: {protocol: tcp, ports: 25}\n"
+	"---\n"
+	FUNC("LL_Any") "privileges:\n"
+	"  - network_outgoing: {protocol: tcp, ports: any}\n"
+	"---\n"
+	FUNC("LL_4096") "privileges:\n"
+	"  - network_outgoing: {protocol: tcp, ports: \"1-4096\"}\n"
+	"  - network_incoming: {protocol: tcp, ports: \"1-4097\"}\n"
+	"---\n"
+	FUNC("LL_Scope") "privileges:\n"
+	"  - ipc_signal: any\n"
+	"  - unix_connect: \"@x\"\n";
+
+static void test_landlock(void)
+{
+	const char *texts[] = { ll_text, protected_text, NULL };
+	const struct fbac_ll_path *lp;
+	struct fbac_policy *p;
+
+	if (!setup(texts) || !(p = policy_of("LL")))
+		return;
+	is_int(p->ll.handled_fs, FBAC_LL_FS_ALL,
+	       "every filesystem right is handled");
+	lp = ll_path(p, "/usr");
+	ok(lp && lp->access == (FBAC_LL_FS_READ_FILE | FBAC_LL_FS_EXECUTE |
+				FBAC_LL_FS_READ_DIR),
+	   "/usr: three rules merged into one kernel rule (%#llx)",
+	   lp ? (unsigned long long)lp->access : 0ULL);
+	lp = ll_path(p, "/usr/lib");
+	ok(lp && lp->access == FBAC_LL_FS_READ_FILE,
+	   "/usr/lib: its own kernel rule");
+	lp = ll_path(p, "/var/log/app.log");
+	ok(lp && lp->access == FBAC_LL_FS_WRITE_FILE,
+	   "file_write -> WRITE_FILE on the file");
+	lp = ll_path(p, "/etc");
+	ok(lp && lp->access == FBAC_LL_FS_READ_FILE,
+	   "a glob is granted in the kernel on its literal prefix");
+	lp = ll_path(p, "/tmp");
+	ok(lp && lp->access == (FBAC_LL_FS_MAKE_REG | FBAC_LL_FS_REMOVE_FILE |
+				FBAC_LL_FS_MAKE_DIR | FBAC_LL_FS_REMOVE_DIR |
+				FBAC_LL_FS_TRUNCATE),
+	   "file_create, file_delete, dir_mkdir, dir_rmdir, file_truncate "
+	   "-> MAKE_REG, REMOVE_FILE, MAKE_DIR, REMOVE_DIR, TRUNCATE (%#llx)",
+	   lp ? (unsigned long long)lp->access : 0ULL);
+	lp = ll_path(p, "/listed");
+	ok(lp && lp->access == FBAC_LL_FS_READ_DIR, "dir_read -> READ_DIR");
+	ok(ll_path(p, "/stat") == NULL, "file_getattr has no kernel rule");
+	ok(ll_path(p, "/nowhere") == NULL && ll_path(p, "/data/private") == NULL,
+	   "denied entries make no kernel rule");
+	{
+		bool sorted = true;
+
+		for (size_t i = 1; i < p->ll.n_paths; i++)
+			sorted &= strcmp(p->ll.paths[i - 1].path,
+					 p->ll.paths[i].path) < 0;
+		ok(sorted, "kernel rules sorted, one per path");
+	}
+	if (!ok(gap_with(p, "/etc/*.conf"), "a glob leaves a gap"))
+		dump_gaps(p);
+	ok(!gap_with(p, "/usr/**") && !gap_with(p, "/usr/lib/**"),
+	   "a whole tree is exact: no gap");
+	ok(!gap_with(p, "/var/log/app.log"), "a file is exact: no gap");
+	ok(gap_with(p, "/listed"),
+	   "a directory without '/**' leaves a gap (its rights cover below)");
+	ok(gap_with(p, "/data/private/**|/data/**"),
+	   "a carve-out inside a granted tree leaves a gap");
+	ok(!gap_with(p, "/data/ro/**"),
+	   "no gap for a carve-out of rights the tree does not have");
+	ok(!gap_with(p, "/nowhere/**"),
+	   "no gap for a carve-out outside every granted tree");
+	{
+		bool getattr = false;
+
+		for (size_t i = 0; i < p->n_gaps; i++)
+			getattr |= (p->gaps[i].ops &
+				    FBAC_OP_BIT(FBAC_OP_FILE_GETATTR)) != 0;
+		ok(getattr, "file_getattr is for the supervisor");
+	}
+	ok(p->ll.handle_connect_tcp && p->ll.n_connect_ports == 0,
+	   "no tcp rule: the kernel refuses every connect");
+	ok(p->ll.handle_bind_tcp && p->ll.n_bind_ports == 0,
+	   "and every bind");
+	is_int(p->ll.scope, FBAC_LL_SCOPE_SIGNAL | FBAC_LL_SCOPE_ABSTRACT_UNIX,
+	       "signals and abstract sockets scoped");
+	fbac_policy_free(p);
+
+	if ((p = policy_of("LL_Home"))) {
+		ok(gap_with(p, "/home/u/.ssh|/home/u/**"),
+		   "a protected path inside a kernel-granted tree is a gap");
+		ok(!gap_with(p, "/tmp/krb5cc"),
+		   "a protected path no rule reaches is not");
+		ok(ll_path(p, "/home/u/.ssh") != NULL,
+		   "the rule written at the protected path is a kernel rule");
+		fbac_policy_free(p);
+	}
+
+	if ((p = policy_of("LL_Ports"))) {
+		static const uint16_t want[] = { 22, 80, 440, 441, 442, 443, 444 };
+		bool same = p->ll.n_connect_ports == 7;
+
+		for (size_t i = 0; same && i < 7; i++)
+			same = p->ll.connect_ports[i] == want[i];
+		ok(p->ll.handle_connect_tcp, "tcp connect handled");
+		if (!ok(same, "connect ports expanded, sorted, deduplicated")) {
+			for (size_t i = 0; i < p->ll.n_connect_ports; i++)
+				diag("  port %u", p->ll.connect_ports[i]);
+		}
+		/* 25 is allowed and denied: the kernel lets it through and
+		 * the supervisor decides (a gap, below). */
+		ok(p->ll.handle_bind_tcp && p->ll.n_bind_ports == 2 &&
+			   p->ll.bind_ports[0] == 25 &&
+			   p->ll.bind_ports[1] == 8080,
+		   "bind ports 25 and 8080, once each");
+		ok(gap_with(p, "udp"), "udp is for the supervisor");
+		ok(gap_with(p, "host"), "a host restriction is for the supervisor");
+		ok(p->n_gaps > 0 && gap_with(p, "denied"),
+		   "a denied network entry is for the supervisor");
+		fbac_policy_free(p);
+	}
+	if ((p = policy_of("LL_Any"))) {
+		ok(!p->ll.handle_connect_tcp,
+		   "'ports: any': the kernel does not restrict connect");
+		ok(p->ll.handle_bind_tcp, "but still bind");
+		ok(gap_with(p, "network_outgoing"), "and says so in a gap");
+		fbac_policy_free(p);
+	}
+	if ((p = policy_of("LL_4096"))) {
+		ok(p->ll.handle_connect_tcp &&
+			   p->ll.n_connect_ports == FBAC_MAX_PORT_RULES,
+		   "FBAC_MAX_PORT_RULES ports are still enforced in the kernel");
+		ok(!p->ll.handle_bind_tcp, "one more is not");
+		fbac_policy_free(p);
+	}
+	if ((p = policy_of("LL_Scope"))) {
+		ok(!(p->ll.scope & FBAC_LL_SCOPE_SIGNAL),
+		   "ipc_signal lifts the signal scope");
+		ok(!(p->ll.scope & FBAC_LL_SCOPE_ABSTRACT_UNIX),
+		   "an abstract name lifts the abstract-socket scope");
+		ok(gap_with(p, "abstract"), "and leaves names to the supervisor");
+		fbac_policy_free(p);
+	}
+}
+
+/* ------------------------------------------------------------------ */
+
+static const char stack_funcs[] =
+	FUNC("Read_Data") "privileges: [file_read: /data/**]\n"
+	"---\n"
+	FUNC("Read_Other") "privileges: [file_read: /other/**]\n"
+	"---\n"
+	FUNC("Read_Home") "privileges: [file_read: ~/**]\n";
+
+#define APP_T(funcs)                                                           \
+	"fbac: 1\napplication: t\nexecutables: [/usr/bin/t]\n"                 \
+	"functionalities: " funcs "\n"
+
+static int load_layer(enum fbac_layer_kind kind, const char *name,
+		      const char *text)
+{
+	char file[64];
+
+	if (fbac_library_add_layer(lib, kind, name, NULL) < 0)
+		return -E2BIG;
+	snprintf(file, sizeof(file), "%s.yaml", name);
+	return load_text(lib, file, text, &d);
+}
+
+static void test_stack(void)
+{
+	struct fbac_stack s = { .n = 0 };
+	struct fbac_include as[2] = { { .name = "Read_Data" },
+				      { .name = "Read_Other" } };
+	struct fbac_stack_input in = { .env = &env,
+				       .trusted_env = &trusted_env,
+				       .program = "t" };
+	const struct fbac_stack_entry *e;
+	struct fbac_verdict v;
+	int r;
+
+	lib = fbac_library_free(lib);
+	lib = fbac_library_new();
+	r = load_layer(FBAC_LAYER_LIBRARY, "library", stack_funcs);
+	r |= load_text(lib, "library-t.yaml",
+		       APP_T("[Read_Data, Read_Other, Read_Home]"), &d);
+	r |= load_layer(FBAC_LAYER_ADMIN, "admin",
+			APP_T("[Read_Data, Read_Home]"));
+	r |= load_layer(FBAC_LAYER_USER, "user",
+			APP_T("[Read_Data, Read_Other, Read_Home]"));
+	r |= load_layer(FBAC_LAYER_EXTRA, "extra",
+			"fbac: 1\napplication: other\nexecutables: [/x]\n"
+			"functionalities: [Read_Other]\n");
+	fbac_diag_clear(&d);
+	if (!ok(r == 0 && fbac_library_link(lib, &d) == 0,
+		"four layers load and link"))
+		diag("%s:%u:%u: %s", d.file, d.line, d.col, d.msg);
+	in.lib = lib;
+
+	fbac_diag_clear(&d);
+	is_int(fbac_stack_build(&in, &s, &d), 0, "stack for t");
+	is_int(s.n, 3, "library, admin and user name t; extra does not");
+	if (s.n == 3) {
+		is_str(s.entries[0].layer_name, "library", "first entry");
+		is_str(s.entries[1].layer_name, "admin", "second entry");
+		is_str(s.entries[2].layer_name, "user", "third entry");
+	}
+	e = fbac_stack_check_path(&s, FBAC_OP_FILE_READ, "/data/x", &v);
+	ok(e == NULL && v.allowed, "allowed when every layer allows");
+	e = fbac_stack_check_path(&s, FBAC_OP_FILE_READ, "/other/x", &v);
+	ok(e && e->layer_name && !strcmp(e->layer_name, "admin") && !v.allowed,
+	   "denied when one layer (admin) does not allow");
+	/* The admin layer's '~' is the trusted home, not the caller's. */
+	e = fbac_stack_check_path(&s, FBAC_OP_FILE_READ, "/home/u/x", &v);
+	ok(e && !strcmp(e->layer_name, "admin"),
+	   "admin's ~/** is not the caller's home");
+	e = fbac_stack_check_path(&s, FBAC_OP_FILE_READ, "/home/trusted/x", &v);
+	ok(e && !strcmp(e->layer_name, "library"),
+	   "and the other layers' ~/** is not the trusted home");
+	e = fbac_stack_check_path(&s, FBAC_OP_FILE_READ, "/etc/passwd", &v);
+	ok(e == &s.entries[0] && !v.allowed, "denied by all: the first says so");
+	fbac_stack_clear(&s);
+	is_int(s.n, 0, "stack cleared");
+
+	/* --as replaces the discretionary layers; admin still applies. */
+	as[0].target = fbac_library_find(lib, "Read_Data");
+	as[1].target = fbac_library_find(lib, "Read_Other");
+	in.grants = as;
+	in.n_grants = 2;
+	fbac_diag_clear(&d);
+	is_int(fbac_stack_build(&in, &s, &d), 0, "stack for t --as");
+	is_int(s.n, 2, "admin and the command line");
+	if (s.n == 2) {
+		ok(s.entries[0].layer &&
+			   s.entries[0].layer->kind == FBAC_LAYER_ADMIN,
+		   "the admin layer");
+		ok(s.entries[1].layer == NULL, "the command line");
+	}
+	e = fbac_stack_check_path(&s, FBAC_OP_FILE_READ, "/data/x", &v);
+	ok(e == NULL && v.allowed, "--as and admin both allow /data");
+	e = fbac_stack_check_path(&s, FBAC_OP_FILE_READ, "/other/x", &v);
+	ok(e && e->layer && e->layer->kind == FBAC_LAYER_ADMIN,
+	   "--as cannot widen the admin layer");
+	e = fbac_stack_check_path(&s, FBAC_OP_FILE_READ, "/home/trusted/x", &v);
+	ok(e && e->layer == NULL,
+	   "the library and user policies are replaced by --as");
+	fbac_stack_clear(&s);
+
+	in.program = NULL;
+	fbac_diag_clear(&d);
+	is_int(fbac_stack_build(&in, &s, &d), 0, "--as without a program");
+	is_int(s.n, 1, "only the command line");
+	fbac_stack_clear(&s);
+
+	in.grants = NULL;
+	in.n_grants = 0;
+	in.program = "nobody";
+	fbac_diag_clear(&d);
+	is_int(fbac_stack_build(&in, &s, &d), -ENOENT,
+	       "a program no layer names");
+	like(d.msg, "nobody", "the message names it");
+	is_int(s.n, 0, "nothing returned");
+
+	in.program = "/usr/bin/t";
+	fbac_diag_clear(&d);
+	is_int(fbac_stack_build(&in, &s, &d), 0, "a program by executable path");
+	is_int(s.n, 3, "matches the same policies");
+	fbac_stack_clear(&s);
+	in.program = "/opt/bin/t";
+	fbac_diag_clear(&d);
+	is_int(fbac_stack_build(&in, &s, &d), 0,
+	       "an unlisted path falls back to its last component");
+	is_int(s.n, 3, "the policies named t");
+	fbac_stack_clear(&s);
+}
+
+/*
+ * The administrator's protected paths mean the same whatever the caller's
+ * environment, in every policy (fbac-profile(5), Built-in variables: "a
+ * user could move what the administrator's rules grant, deny or protect").
+ */
+static void test_admin_protected(void)
+{
+	static const char admin_prot[] =
+		"fbac: 1\n"
+		"protected:\n"
+		"  - {path: $XDG_CONFIG_HOME/secret, reason: admin secret}\n";
+	struct fbac_env caller, trusted;
+	const struct fbac_env_input cin = { .home = "/home/u",
+					    .user = "u",
+					    .uid = 1000,
+					    .xdg_config_home = "/tmp/elsewhere" };
+	const struct fbac_env_input tin = { .home = "/home/u",
+					    .user = "u",
+					    .uid = 1000 };
+	struct fbac_stack s = { .n = 0 };
+	struct fbac_stack_input in = { .env = &caller,
+				       .trusted_env = &trusted,
+				       .program = "t" };
+	const struct fbac_stack_entry *e;
+	struct fbac_verdict v;
+	int r;
+
+	if (fbac_env_init(&caller, env_arena, &cin) < 0 ||
+	    fbac_env_init(&trusted, env_arena, &tin) < 0)
+		abort();
+	lib = fbac_library_free(lib);
+	lib = fbac_library_new();
+	r = load_layer(FBAC_LAYER_LIBRARY, "library", stack_funcs);
+	r |= load_text(lib, "library-t.yaml", APP_T("[Read_Home]"), &d);
+	r |= load_layer(FBAC_LAYER_ADMIN, "admin", admin_prot);
+	fbac_diag_clear(&d);
+	if (!ok(r == 0 && fbac_library_link(lib, &d) == 0,
+		"library with an admin protected path"))
+		return;
+	in.lib = lib;
+	fbac_diag_clear(&d);
+	is_int(fbac_stack_build(&in, &s, &d), 0, "stack for t");
+	e = fbac_stack_check_path(&s, FBAC_OP_FILE_READ, "/home/u/notes", &v);
+	ok(e == NULL && v.allowed, "~/** reads the home");
+	e = fbac_stack_check_path(&s, FBAC_OP_FILE_READ,
+				  "/home/u/.config/secret/key", &v);
+	if (!ok(e != NULL && !v.allowed,
+		"the admin's $XDG_CONFIG_HOME/secret stays protected when the "
+		"caller sets XDG_CONFIG_HOME elsewhere"))
+		diag("protected paths of the policy: %s",
+		     s.n && s.entries[0].policy->n_protected ?
+			     s.entries[0].policy->protected[0].path :
+			     "none");
+	fbac_stack_clear(&s);
+}
+
+/* ------------------------------------------------------------------ */
+
+static const char suggest_text[] =
+	FUNC("Read_Passwd") "privileges: [file_read: /etc/passwd]\n"
+	"---\n"
+	FUNC("Read_Etc") "privileges: [file_read: /etc/**, dir_read: /etc/**]\n"
+	"---\n"
+	FUNC("Read_All")
+	"privileges: [file_read: /**, dir_read: /**, file_write: /tmp/**]\n"
+	"---\n"
+	FUNC("Read_Dir") "parameters:\n  dir: {type: path}\n"
+	"privileges: [file_read: \"$dir/**\"]\n"
+	"---\n"
+	FUNC("Needs_String") "parameters:\n  s: {type: string}\n"
+	"privileges: [file_read: \"/etc/$s\"]\n"
+	"---\n"
+	FUNC("Net_Only")
+	"privileges: [network_outgoing: {protocol: tcp, ports: 80}]\n"
+	"---\n"
+	FUNC("Deny_Etc") "includes: [Read_All]\ndenied: [file_read: /etc/**]\n";
+
+static void test_suggest(void)
+{
+	const char *texts[] = { suggest_text, protected_text, NULL };
+	struct fbac_suggestion out[8];
+	struct fbac_query q = { .op = FBAC_OP_FILE_READ,
+				.path = "/etc/passwd" };
+	size_t n = 99;
+
+	if (!setup(texts))
+		return;
+	is_int(fbac_suggest(lib, &env, &q, "/etc", out, 8, &n), 0, "suggest");
+	is_int(n, 4, "four functionalities allow reading /etc/passwd");
+	if (n == 4) {
+		is_str(out[0].f->name, "Read_Passwd", "most precise first");
+		is_str(out[1].f->name, "Read_Etc", "then a bigger one");
+		is_str(out[2].f->name, "Read_All", "then the biggest");
+		is_str(out[3].f->name, "Read_Dir",
+		       "one that needs its path filled in comes last");
+		ok(!out[0].fill && out[3].fill && !strcmp(out[3].fill, "/etc"),
+		   "fill given only where used");
+		ok(out[0].size < out[1].size && out[1].size < out[2].size,
+		   "sizes grow (%zu %zu %zu)", out[0].size, out[1].size,
+		   out[2].size);
+	}
+	is_int(fbac_suggest(lib, &env, &q, NULL, out, 8, &n), 0,
+	       "suggest without fill_dir");
+	is_int(n, 3, "functionalities needing a path are not tried");
+	is_int(fbac_suggest(lib, &env, &q, "/etc", out, 2, &n), 0,
+	       "suggest at most 2");
+	ok(n == 2 && !strcmp(out[0].f->name, "Read_Passwd") &&
+		   !strcmp(out[1].f->name, "Read_Etc"),
+	   "the best two");
+
+	q.path = "/home/u/.ssh/id_rsa";
+	is_int(fbac_suggest(lib, &env, &q, "/home/u/.ssh", out, 8, &n), 0,
+	       "suggest for a protected path");
+	ok(n == 1 && !strcmp(out[0].f->name, "Read_Dir"),
+	   "only a rule written at the protected path reaches it");
+
+	q = (struct fbac_query){ .op = FBAC_OP_NETWORK_OUTGOING,
+				 .proto = FBAC_PROTO_TCP,
+				 .port = 80 };
+	is_int(fbac_suggest(lib, &env, &q, NULL, out, 8, &n), 0,
+	       "suggest for the network");
+	ok(n == 1 && !strcmp(out[0].f->name, "Net_Only"), "Net_Only");
+
+	q = (struct fbac_query){ .op = FBAC_OP_FILE_EXECUTE, .path = "/bin/sh" };
+	is_int(fbac_suggest(lib, &env, &q, "/bin", out, 8, &n), 0,
+	       "suggest for something nothing grants");
+	is_int(n, 0, "no suggestion");
+}
+
+int main(void)
+{
+	struct fbac_env_input tin = { .home = "/home/trusted",
+				      .user = "u",
+				      .uid = 1000 };
+
+	plan_no_plan();
+	env_arena = fbac_arena_new();
+	if (test_env(&env, env_arena) < 0 ||
+	    fbac_env_init(&trusted_env, env_arena, &tin) < 0)
+		abort();
+	test_decisions();
+	test_ranks();
+	test_protected();
+	test_protected_allow();
+	test_net();
+	test_landlock();
+	test_stack();
+	test_admin_protected();
+	test_suggest();
+	fbac_library_free(lib);
+	fbac_arena_free(env_arena);
+	return done_testing();
+}
