@@ -14,9 +14,46 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "policy.h"
 #include "profile.h"
+#include "resolve.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* Resolve and compile one root, then ask the policy a few questions. */
+static void compile(const struct fbac_library *lib, const struct fbac_env *env,
+		    const struct fbac_application *app,
+		    const struct fbac_functionality *f, struct fbac_diag *diag)
+{
+	static const char *const paths[] = { "/", "/home/fuzz/.ssh/id_rsa",
+					     "/etc/passwd", "/tmp/x/y" };
+	struct fbac_include inc = { 0 };
+	struct fbac_resolve_input ri = { .lib = lib, .env = env,
+					 .root_name = "fuzz" };
+	struct fbac_resolved *res = NULL;
+	struct fbac_policy *pol = NULL;
+	struct fbac_verdict v;
+
+	if (app) {
+		ri.app = app;
+	} else {
+		inc.name = f->name;
+		inc.target = f;
+		ri.grants = &inc;
+		ri.n_grants = 1;
+		ri.placeholders = true;
+	}
+	fbac_diag_clear(diag);
+	if (fbac_resolve(&ri, &res, diag) < 0 ||
+	    fbac_policy_compile(&res, "fuzz", &pol, diag) < 0)
+		return;
+	for (size_t i = 0; i < sizeof(paths) / sizeof(paths[0]); i++)
+		(void)fbac_policy_check_path(pol, FBAC_OP_FILE_READ, paths[i],
+					     &v);
+	(void)fbac_policy_check_net(pol, FBAC_OP_NETWORK_OUTGOING,
+				    FBAC_PROTO_TCP, "127.0.0.1", 443, &v);
+	fbac_policy_free(pol);
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -45,13 +82,29 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		fbac_diag_format(&diag, text, sizeof(text));
 		goto out;
 	}
-	for (size_t i = 0; i < lib->n_funcs; i++) {
-		fbac_diag_clear(&diag);
-		(void)fbac_check_functionality(lib, lib->funcs[i], &diag);
-	}
-	for (size_t i = 0; i < lib->n_apps; i++) {
-		fbac_diag_clear(&diag);
-		(void)fbac_check_application(lib, lib->apps[i], &diag);
+	{
+		struct fbac_arena *ea = fbac_arena_new();
+		struct fbac_env env;
+		struct fbac_env_input in = { .home = "/home/fuzz",
+					     .user = "fuzz", .uid = 1000 };
+
+		if (!ea || fbac_env_init(&env, ea, &in) < 0) {
+			fbac_arena_free(ea);
+			goto out;
+		}
+		for (size_t i = 0; i < lib->n_funcs; i++) {
+			fbac_diag_clear(&diag);
+			if (fbac_check_functionality(lib, lib->funcs[i],
+						     &diag) == 0)
+				compile(lib, &env, NULL, lib->funcs[i], &diag);
+		}
+		for (size_t i = 0; i < lib->n_apps; i++) {
+			fbac_diag_clear(&diag);
+			if (fbac_check_application(lib, lib->apps[i], &diag) ==
+			    0)
+				compile(lib, &env, lib->apps[i], NULL, &diag);
+		}
+		fbac_arena_free(ea);
 	}
 	/* Loads after a successful link are refused, not merged. */
 	fbac_diag_clear(&diag);
