@@ -341,6 +341,20 @@ static int landlock_plan(struct fbac_policy *p)
 			if (streq(apre, pp->path) ||
 			    !fbac_path_is_under(pp->path, apre))
 				continue;
+			/* Only a pattern that reaches the protected path or
+			 * below it (not a sibling like 'xauth_*') matters. */
+			{
+				char below[FBAC_MAX_PATH + 16];
+
+				snprintf(below, sizeof(below), "%s/x",
+					 pp->path);
+				if (!a->literal &&
+				    !fbac_pattern_match(a->pattern, pp->path) &&
+				    !fbac_pattern_match(a->pattern, below))
+					continue;
+				if (a->literal)
+					continue; /* a literal above grants only itself */
+			}
 			r = add_gap(p, &cap_gaps, a->ops, a->origin,
 				    fbac_arena_printf(
 					    p->arena,

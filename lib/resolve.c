@@ -753,33 +753,42 @@ static int privileges(struct resolver *rs, const struct frame *fr,
  * granted execute, read and getattr, with the 'executables' entry as
  * their origin.
  */
-static int executables(struct resolver *rs, const struct fbac_application *a,
-		       unsigned layer)
+static int executables(struct resolver *rs, const char *name,
+		       const char *const *exes, const struct fbac_mark *marks,
+		       size_t n, unsigned layer)
 {
+	static const struct fbac_mark cli = { "<command line>", 0, 0 };
 	const uint32_t ops = FBAC_OP_BIT(FBAC_OP_FILE_EXECUTE) |
 			     FBAC_OP_BIT(FBAC_OP_FILE_READ) |
 			     FBAC_OP_BIT(FBAC_OP_FILE_GETATTR);
-	const char *chain = fbac_arena_printf(rs->a, "%s (executables)",
-					      a->name);
+	const char *chain = fbac_arena_printf(rs->a, "%s (executables)", name);
+	char norm[FBAC_MAX_PATH];
+	const char *why;
 	int r;
 
 	if (!chain)
 		return -ENOMEM;
-	for (size_t i = 0; i < a->n_executables; i++) {
+	for (size_t i = 0; i < n; i++) {
 		struct fbac_origin *o = fbac_arena_alloc(rs->a, sizeof(*o));
 		struct fbac_rule *rule;
 
 		if (!o)
 			return -ENOMEM;
 		o->chain = chain;
-		o->mark = a->exe_marks[i];
+		o->mark = marks ? marks[i] : cli;
 		o->layer = layer;
+		if (fbac_path_normalize(exes[i], norm, sizeof(norm), &why) < 0)
+			return fbac_diag_at(rs->diag, &o->mark, -EINVAL,
+					    "executable '%s': %s", exes[i],
+					    why);
 		if ((r = add_rule(rs, &rule)) < 0)
 			return r;
 		rule->kind = FBAC_PRIV_PATH;
 		rule->ops = ops;
-		rule->pattern = a->executables[i];
+		rule->pattern = fbac_arena_strdup(rs->a, norm);
 		rule->origin = o;
+		if (!rule->pattern)
+			return -ENOMEM;
 	}
 	return 0;
 }
@@ -983,7 +992,15 @@ int fbac_resolve(const struct fbac_resolve_input *in,
 	    (r = privileges(&rs, &root, in->app->privs, in->app->n_privs,
 			    in->layer)) < 0)
 		return r;
-	if (in->app && (r = executables(&rs, in->app, in->layer)) < 0)
+	if (in->app &&
+	    (r = executables(&rs, in->app->name, in->app->executables,
+			     in->app->exe_marks, in->app->n_executables,
+			     in->layer)) < 0)
+		return r;
+	if (!in->app && in->n_executables &&
+	    (r = executables(&rs, in->root_name ? in->root_name : "--as",
+			     in->executables, NULL, in->n_executables,
+			     in->layer)) < 0)
 		return r;
 	if (in->define_used) {
 		memcpy(in->define_used, used, in->n_defines * sizeof(*used));

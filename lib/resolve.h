@@ -91,6 +91,10 @@ struct fbac_resolve_input {
 	const struct fbac_application *app;
 	const struct fbac_include *grants;
 	size_t n_grants;
+	/* With grants: the program being confined, which may always be
+	 * started (as an application's executables may). */
+	const char *const *executables;
+	size_t n_executables;
 	const struct fbac_define *defines;
 	size_t n_defines;
 	/* When given (n_defines entries), defines used are marked here and

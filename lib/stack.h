@@ -31,6 +31,9 @@ struct fbac_stack_input {
 	 * the administrator's layer still applies. */
 	const struct fbac_include *grants;
 	size_t n_grants;
+	/* With grants: the program's executable paths (granted execute). */
+	const char *const *executables;
+	size_t n_executables;
 	const struct fbac_define *defines; /* not applied to the admin layer */
 	size_t n_defines;
 };

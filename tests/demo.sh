@@ -44,23 +44,55 @@ step() {
 	[[ $want -eq 0 ]] || echo "(exit status $status)"
 }
 
+FBAC_RUN=$build/fbac-run
+demo_home=$(mktemp -d)
+trap 'rm -rf "$demo_home"' EXIT
+mkdir -p "$demo_home/.ssh" "$demo_home/Documents"
+echo "demo-secret-$$" >"$demo_home/.ssh/id_rsa"
+echo "Notes: the demo can read this file." >"$demo_home/Documents/notes.txt"
+export HOME=$demo_home
+unset XDG_CONFIG_HOME XDG_DATA_HOME XDG_CACHE_HOME XDG_STATE_HOME FBAC_USER_DIR
+
+# run WANT NAME CMD...: like step, for any program.
+run() {
+	local want=$1 status=0
+	shift
+	printf '$ %s\n' "$*" | sed "s|$build/||g; s|$demo_home|~|g"
+	"$@" || status=$?
+	if [[ $status -ne $want ]]; then
+		echo "demo: expected exit status $want, got $status" >&2
+		exit 1
+	fi
+	[[ $want -eq 0 ]] || echo "(exit status $status)"
+}
+
 say "fbac confines programs by what they do: functionalities such as
    Web_Browser or DNS_Client bundle privileges with parameters. The library
    shipped in profiles/ holds these (high-level ones are what users pick):"
-step 0 "$FBAC" list
+run 0 "$FBAC" list
 
-say "A functionality shows its parameters, includes and privileges:"
-step 0 "$FBAC" show Web_Browser
+say "A functionality shows its hierarchy, each privilege with the chain and
+   file:line it comes from, the kernel (Landlock) rules it implies, and what
+   the supervisor must decide because the kernel cannot:"
+run 0 "$FBAC" show HTTP_Client
 
-say "A browser may not read your SSH keys: ~/.ssh is protected, and no
-   broad rule reaches it. explain says why (exit status 1: denied):"
-step 1 "$FBAC" explain --as Web_Browser file_read "$HOME/.ssh/id_rsa"
+say "firefox-esr's policy may not read your SSH keys: ~/.ssh is protected and
+   no broad rule reaches it. explain says why (exit status 1: denied):"
+run 1 "$FBAC" explain firefox-esr file_read "$HOME/.ssh/id_rsa"
 
 say "But it may connect to web servers, through HTTP_Client (exit status 0):"
-step 0 "$FBAC" explain --as Web_Browser network_outgoing tcp:example.org:443
+run 0 "$FBAC" explain firefox-esr network_outgoing tcp:example.org:443
+
+say "Now for real: fbac-run confines a program. As a Text_Viewer, cat may
+   read your documents..."
+run 0 "$FBAC_RUN" --as Text_Viewer cat "$HOME/Documents/notes.txt"
+
+say "...but not your SSH key: the kernel and the supervisor refuse, and the
+   denial says which functionalities would grant it:"
+run 1 "$FBAC_RUN" --as Text_Viewer cat "$HOME/.ssh/id_rsa"
 
 say "Every profile is checked strictly: unknown keys, type errors, include
    cycles... are errors with file:line:col. The shipped library is clean:"
-step 0 "$FBAC" check profiles
+run 0 "$FBAC" check profiles
 
-say "Done. Next: man -l man/fbac.1, and 'make check' for the test suite."
+say "Done. Next: man -l man/fbac-run.1, and 'make check' for the test suite."

@@ -184,8 +184,14 @@ static int build_stack(struct options *o, struct layers *l, const char *exe,
 	};
 	struct fbac_diag d = { 0 };
 	char real[PATH_MAX];
+	const char *exes[2] = { exe, NULL };
 	int r;
 
+	/* The program named on the command line may be started. */
+	if (realpath(exe, real) && strcmp(real, exe))
+		exes[1] = real;
+	si.executables = exes;
+	si.n_executables = exes[1] ? 2 : 1;
 	r = fbac_stack_build(&si, st, &d);
 	if (r == -ENOENT && realpath(exe, real) && strcmp(real, exe)) {
 		fbac_diag_clear(&d);
