@@ -33,7 +33,9 @@ static const char *const notified[] = {
 	"removexattr", "lremovexattr", "getxattr",   "lgetxattr",
 	"listxattr",   "llistxattr",   "chdir",	     "execve",
 	"execveat",    "inotify_add_watch",
-	"connect",     "bind",	       "sendmsg",    "sendmmsg",
+	"connect",     "bind",	       "listen",     "sendmsg",
+	"sendmmsg",    "fchmod",       "fchown",     "fsetxattr",
+	"fremovexattr",
 };
 
 /* Denied outright: escape hatches, kernel attack surface, other tasks. */

@@ -32,7 +32,7 @@ static void child_fail(int errpipe, int err, int status)
 	_exit(status);
 }
 
-static int drop_capabilities(void)
+int drop_capabilities(void)
 {
 	cap_t none;
 	int r = 0;
@@ -55,14 +55,20 @@ static int drop_capabilities(void)
 }
 
 static void child(struct launch *l, pid_t parent, int syncw, int gor,
-		  int errw, const sigset_t *oldmask)
+		  int errw)
 {
 	int listener, r;
 	char go;
 
 	if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != parent)
 		_exit(125);
-	if (sigprocmask(SIG_SETMASK, oldmask, NULL) < 0)
+	/* The program gets the signal state fbac-run was started with, not
+	 * the one the supervisor set up for itself. */
+	for (size_t i = 0; i < ARRAY_SIZE(l->saved_actions); i++)
+		if (sigaction(l->saved_signals[i], &l->saved_actions[i], NULL) <
+		    0)
+			child_fail(errw, errno, 125);
+	if (sigprocmask(SIG_SETMASK, &l->saved_mask, NULL) < 0)
 		child_fail(errw, errno, 125);
 	/* Nothing inherited beyond stdio may reach the program. */
 	if (syscall(SYS_close_range, 3, ~0U, CLOSE_RANGE_CLOEXEC) < 0)
@@ -102,7 +108,7 @@ int launch_start(struct launch *l)
 	sigprocmask(SIG_BLOCK, &all, &old);
 	pid = fork();
 	if (pid == 0)
-		child(l, parent, syncp[1], gop[0], errp[1], &old);
+		child(l, parent, syncp[1], gop[0], errp[1]);
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	if (pid < 0) {
 		r = log_error(-errno, "cannot fork: %m");

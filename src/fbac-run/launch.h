@@ -3,6 +3,7 @@
 #ifndef FBAC_RUN_LAUNCH_H
 #define FBAC_RUN_LAUNCH_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <sys/types.h>
 
@@ -14,11 +15,19 @@ struct launch {
 	const struct fbac_stack *stack;
 	int abi;	   /* Landlock ABI, 0: none */
 	bool landlock;	   /* add the program's own exact layers */
+	/* The signal state fbac-run started with, restored in the child. */
+	sigset_t saved_mask;
+	int saved_signals[3];
+	struct sigaction saved_actions[3];
 	/* out */
 	pid_t pid;
 	int listener;
 	int exec_err_fd;   /* read end: an errno if exec failed */
 };
+
+/* Drop every capability, for good (bounding and ambient sets too).
+ * Return: 0 or -errno. */
+int drop_capabilities(void);
 
 /* Fork the child and take its listener. Return: 0 or -errno (logged). */
 int launch_start(struct launch *l);

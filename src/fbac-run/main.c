@@ -149,7 +149,13 @@ static int find_program(const char *name, char *out, size_t size)
 	int err = ENOENT;
 
 	if (strchr(name, '/')) {
-		if (snprintf(out, size, "%s", name) >= (int)size)
+		char cwd[PATH_MAX];
+
+		/* Policies name absolute paths: make ./prog one. */
+		if (name[0] != '/' && !getcwd(cwd, sizeof(cwd)))
+			return -errno;
+		if (snprintf(out, size, "%s%s%s", name[0] == '/' ? "" : cwd,
+			     name[0] == '/' ? "" : "/", name) >= (int)size)
 			return -ENAMETOOLONG;
 		return access(out, F_OK) == 0 ? 0 : -errno;
 	}
@@ -295,6 +301,18 @@ static int run(struct options *o)
 	}
 	/* Orphaned descendants come to us, so none escapes supervision. */
 	prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
+	/* What we do for the program, we do with no more authority than it
+	 * has: as root, no capability may lend it mknod or chown. */
+	if (drop_capabilities() < 0) {
+		log_error(-errno, "cannot drop capabilities: %m");
+		goto out;
+	}
+	la.saved_signals[0] = SIGINT;
+	la.saved_signals[1] = SIGQUIT;
+	la.saved_signals[2] = SIGPIPE;
+	for (int i = 0; i < 3; i++)
+		sigaction(la.saved_signals[i], NULL, &la.saved_actions[i]);
+	sigprocmask(SIG_BLOCK, NULL, &la.saved_mask);
 	{
 		sigset_t mask;
 

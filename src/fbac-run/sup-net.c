@@ -21,10 +21,10 @@
 #include <unistd.h>
 #include <linux/netlink.h>
 
+#include "macro.h"
 #include "sup.h"
 #include "target.h"
 
-#define ARG(c, i) ((c)->req->data.args[i])
 #define MAX_SEND (4u << 20)
 #define MAX_CONTROL 4096
 #define MAX_IOV 1024
@@ -48,14 +48,36 @@ static int read_addr(struct call *c, uint64_t ptr, uint64_t len,
 	return 0;
 }
 
+static int sock_opt(int fd, int opt)
+{
+	int v = 0;
+	socklen_t l = sizeof(v);
+
+	if (getsockopt(fd, SOL_SOCKET, opt, &v, &l) < 0)
+		return -errno;
+	return v;
+}
+
 static int sock_type(int fd)
 {
-	int type = 0;
-	socklen_t l = sizeof(type);
+	return sock_opt(fd, SO_TYPE);
+}
 
-	if (getsockopt(fd, SOL_SOCKET, SO_TYPE, &type, &l) < 0)
-		return -errno;
-	return type;
+/*
+ * Whether the kernel ignores (or refuses) the address of sendmsg on this
+ * socket: TCP and unix streams. SCTP streams can set up an association
+ * from sendmsg, so they do not qualify.
+ */
+static bool stream_ignores_address(int fd)
+{
+	int domain = sock_opt(fd, SO_DOMAIN), proto = sock_opt(fd, SO_PROTOCOL);
+
+	if (sock_type(fd) != SOCK_STREAM)
+		return false;
+	if (domain == AF_UNIX)
+		return true;
+	return (domain == AF_INET || domain == AF_INET6) &&
+	       (proto == IPPROTO_TCP || proto == 0);
 }
 
 /*
@@ -87,12 +109,13 @@ static int decide_addr(struct call *c, int sock, enum fbac_op op,
 		type = sock_type(sock);
 		if (type < 0)
 			return type;
-		if (type == SOCK_STREAM)
+		err = sock_opt(sock, SO_PROTOCOL);
+		if (type == SOCK_STREAM && (err == IPPROTO_TCP || err == 0))
 			q.proto = FBAC_PROTO_TCP;
-		else if (type == SOCK_DGRAM)
+		else if (type == SOCK_DGRAM && (err == IPPROTO_UDP || err == 0))
 			q.proto = FBAC_PROTO_UDP;
 		else
-			return -EACCES; /* raw and other sockets: never */
+			return -EACCES; /* raw, SCTP, ICMP...: not in the vocabulary */
 		if (fam == AF_INET) {
 			ip = &in->sin_addr;
 			port = ntohs(in->sin_port);
@@ -368,8 +391,19 @@ static ssize_t send_one(struct call *c, int sock, uint64_t mptr, int flags)
 			if (cm->cmsg_level != SOL_SOCKET ||
 			    cm->cmsg_type != SCM_RIGHTS)
 				continue;
+			/* The program wrote cmsg_len: trust nothing in it. */
+			if (cm->cmsg_len < CMSG_LEN(0) ||
+			    cm->cmsg_len > m.msg_controllen -
+						   (size_t)((char *)cm - control)) {
+				err = -EINVAL;
+				goto out;
+			}
 			v = (int *)CMSG_DATA(cm);
 			k = (cm->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+			if (k > ARRAY_SIZE(fds) - (size_t)nfds) {
+				err = -EINVAL;
+				goto out;
+			}
 			for (size_t i = 0; i < k; i++) {
 				int fd = target_getfd(c->tid, v[i]);
 
@@ -403,7 +437,7 @@ out:
 static void h_sendmsg(struct call *c, bool many)
 {
 	int flags = (int)ARG(c, many ? 3 : 2);
-	int sock, type;
+	int sock, type = 0;
 	ssize_t n;
 
 	sock = target_getfd(c->tid, (int)ARG(c, 0));
@@ -411,8 +445,8 @@ static void h_sendmsg(struct call *c, bool many)
 		respond(c, 0, sock);
 		return;
 	}
-	type = sock_type(sock);
-	if (type == SOCK_STREAM && !(flags & MSG_FASTOPEN)) {
+	(void)type;
+	if (stream_ignores_address(sock) && !(flags & MSG_FASTOPEN)) {
 		close(sock);
 		respond_continue(c);
 		return;
@@ -455,6 +489,42 @@ static void h_sendmsg(struct call *c, bool many)
 	}
 }
 
+/*
+ * listen() on an unbound socket binds it to a port the kernel picks,
+ * without a bind() we could decide: that needs incoming on any port.
+ */
+static void h_listen(struct call *c)
+{
+	struct sockaddr_storage ss;
+	socklen_t len = sizeof(ss);
+	int sock, err = 0;
+
+	sock = target_getfd(c->tid, (int)ARG(c, 0));
+	if (sock < 0) {
+		respond(c, 0, sock);
+		return;
+	}
+	if (getsockname(sock, (struct sockaddr *)&ss, &len) == 0 &&
+	    (ss.ss_family == AF_INET || ss.ss_family == AF_INET6)) {
+		uint16_t port = ss.ss_family == AF_INET ?
+					ntohs(((struct sockaddr_in *)&ss)->sin_port) :
+					ntohs(((struct sockaddr_in6 *)&ss)->sin6_port);
+		int type = sock_type(sock), proto = sock_opt(sock, SO_PROTOCOL);
+		struct fbac_query q = { .op = FBAC_OP_NETWORK_INCOMING,
+					.proto = FBAC_PROTO_TCP,
+					.port = 0 };
+
+		if (type != SOCK_STREAM || (proto != IPPROTO_TCP && proto != 0))
+			err = -EACCES;
+		else if (port == 0 && !decide(c, &q))
+			err = -EACCES;
+	}
+	if (!err && listen(sock, (int)ARG(c, 1)) < 0)
+		err = -errno;
+	close(sock);
+	respond(c, 0, err);
+}
+
 void handle_net(struct call *c)
 {
 	switch (c->nr) {
@@ -463,6 +533,9 @@ void handle_net(struct call *c)
 		return;
 	case SYS_bind:
 		h_connect_bind(c, true);
+		return;
+	case SYS_listen:
+		h_listen(c);
 		return;
 	case SYS_sendto:
 		h_sendto(c);

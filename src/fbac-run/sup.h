@@ -8,6 +8,7 @@
 #ifndef FBAC_RUN_SUP_H
 #define FBAC_RUN_SUP_H
 
+#include <errno.h>
 #include <linux/seccomp.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -96,8 +97,28 @@ void respond_fd(struct call *c, int fd, bool cloexec);
  * get interrupted). */
 bool call_valid(struct call *c);
 
-/* Handlers: each finishes the notification. */
+/* Handlers: each finishes the notification. handle_open/meta/entry/attr
+ * return false (and do nothing) for a syscall that is not theirs. */
 void handle_file(struct call *c);
+bool handle_open(struct call *c);
+bool handle_meta(struct call *c);
+bool handle_entry(struct call *c);
+bool handle_attr(struct call *c);
+
+#define ARG(c, i) ((c)->req->data.args[i])
+#define AT_FD(v) ((int)(int32_t)(v))
+
+/* Refuse the call (EACCES unless err is a more precise errno). */
+static inline void fail(struct call *c, int err)
+{
+	respond(c, 0, err < 0 ? err : -EACCES);
+}
+
+/* Our magic-link name for one of our descriptors. */
+static inline void fdname(char *buf, size_t size, int fd)
+{
+	snprintf(buf, size, "/proc/self/fd/%d", fd);
+}
 void handle_net(struct call *c);
 
 /* Run fn(arg) in a worker thread (blocking opens and connects). The

@@ -194,6 +194,7 @@ static void dispatch(struct sup *s, struct seccomp_notif *req)
 	switch (req->data.nr) {
 	case SYS_connect:
 	case SYS_bind:
+	case SYS_listen:
 	case SYS_sendto:
 	case SYS_sendmsg:
 	case SYS_sendmmsg:
@@ -217,7 +218,7 @@ int supervise(struct sup *s, pid_t child, int *status)
 	_cleanup_close_ int sfd = -1, pidfd = -1;
 	uint64_t sync = SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP;
 	sigset_t mask;
-	bool child_done = false;
+	bool child_done = false, hangup = false;
 
 	if (syscall(SYS_seccomp, SECCOMP_GET_NOTIF_SIZES, 0, &sizes) < 0)
 		return log_error(-errno, "cannot get the notification sizes: %m");
@@ -242,11 +243,17 @@ int supervise(struct sup *s, pid_t child, int *status)
 	if (pidfd < 0)
 		return log_error(-errno, "cannot open a pidfd: %m");
 
-	while (!child_done) {
+	/*
+	 * Serve until the program has exited and no process is left that
+	 * uses the filter (the listener then hangs up): what the program
+	 * left running stays confined and served, not failed with ENOSYS.
+	 */
+	while (!child_done || !hangup) {
 		struct pollfd pfd[3] = {
 			{ s->listener, POLLIN, 0 },
 			{ sfd, POLLIN, 0 },
-			{ pidfd, POLLIN, 0 },
+			/* Readable for good once the program exited. */
+			{ child_done ? -1 : pidfd, POLLIN, 0 },
 		};
 
 		(void)pidfd; /* its readiness only wakes the loop */
@@ -256,6 +263,8 @@ int supervise(struct sup *s, pid_t child, int *status)
 				continue;
 			return log_error(-errno, "poll failed: %m");
 		}
+		if (pfd[0].revents & (POLLHUP | POLLERR))
+			hangup = true;
 		if (pfd[0].revents & POLLIN) {
 			memset(req, 0, sizes.seccomp_notif);
 			if (ioctl(s->listener, SECCOMP_IOCTL_NOTIF_RECV, req) ==

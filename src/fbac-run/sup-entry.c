@@ -1,0 +1,233 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Creating and removing names: mkdir, mknod, unlink, rmdir, rename,
+ * link, symlink, each performed through the pinned parent directory.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/limits.h>
+#include <linux/openat2.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/inotify.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/syscall.h>
+#include <sys/time.h>
+#include <sys/xattr.h>
+#include <unistd.h>
+#include <utime.h>
+
+#include "sup.h"
+#include "target.h"
+
+/* ---- creation and removal ---- */
+
+/* Resolve the parent of a name to create or remove; decide op on it. */
+static int resolve_entry(struct call *c, int dirfd, uint64_t path,
+			 enum fbac_op op, struct resolved *r)
+{
+	int err = resolve_arg(c, dirfd, path, RES_PARENT | RES_MAY_MISS, r);
+
+	if (err < 0)
+		return err;
+	if (!decide_path(c, op, r->path)) {
+		resolved_close(r);
+		return -EACCES;
+	}
+	return 0;
+}
+
+static void do_mkdir(struct call *c, int dirfd, uint64_t path, mode_t mode)
+{
+	struct resolved r;
+	int err = resolve_entry(c, dirfd, path, FBAC_OP_DIR_MKDIR, &r);
+	mode_t old;
+
+	if (err < 0) {
+		fail(c, err);
+		return;
+	}
+	old = umask(target_umask(c->tid));
+	if (mkdirat(r.parent_fd, r.leaf, mode) < 0)
+		err = -errno;
+	umask(old);
+	resolved_close(&r);
+	respond(c, 0, err);
+}
+
+static void do_mknod(struct call *c, int dirfd, uint64_t path, mode_t mode,
+		     dev_t dev)
+{
+	enum fbac_op op = (mode & S_IFMT) == S_IFREG || !(mode & S_IFMT) ?
+				  FBAC_OP_FILE_CREATE :
+				  FBAC_OP_SPECIAL_CREATE;
+	struct resolved r;
+	int err = resolve_entry(c, dirfd, path, op, &r);
+	mode_t old;
+
+	if (err < 0) {
+		fail(c, err);
+		return;
+	}
+	old = umask(target_umask(c->tid));
+	if (mknodat(r.parent_fd, r.leaf, mode, dev) < 0)
+		err = -errno;
+	umask(old);
+	resolved_close(&r);
+	respond(c, 0, err);
+}
+
+static void do_unlink(struct call *c, int dirfd, uint64_t path, int flags)
+{
+	struct resolved r;
+	int err = resolve_entry(c, dirfd, path,
+				(flags & AT_REMOVEDIR) ? FBAC_OP_DIR_RMDIR :
+							 FBAC_OP_FILE_DELETE,
+				&r);
+
+	if (err < 0) {
+		fail(c, err);
+		return;
+	}
+	if (unlinkat(r.parent_fd, r.leaf, flags & AT_REMOVEDIR) < 0)
+		err = -errno;
+	resolved_close(&r);
+	respond(c, 0, err);
+}
+
+static void do_rename(struct call *c, int odir, uint64_t old, int ndir,
+		      uint64_t new, unsigned flags)
+{
+	struct resolved a, b;
+	int err = resolve_entry(c, odir, old, FBAC_OP_FILE_RENAME, &a);
+
+	if (err < 0) {
+		fail(c, err);
+		return;
+	}
+	err = resolve_entry(c, ndir, new, FBAC_OP_FILE_RENAME, &b);
+	if (err < 0) {
+		resolved_close(&a);
+		fail(c, err);
+		return;
+	}
+	if (syscall(SYS_renameat2, a.parent_fd, a.leaf, b.parent_fd, b.leaf,
+		    flags) < 0)
+		err = -errno;
+	resolved_close(&a);
+	resolved_close(&b);
+	respond(c, 0, err);
+}
+
+static void do_link(struct call *c, int odir, uint64_t old, int ndir,
+		    uint64_t new, int flags)
+{
+	struct resolved a, b;
+	int err;
+
+	if (flags & ~(AT_SYMLINK_FOLLOW | AT_EMPTY_PATH)) {
+		fail(c, -EINVAL);
+		return;
+	}
+	/* Linking an open descriptor (AT_EMPTY_PATH) needs privileges we
+	 * do not lend; following symlinks changes what is linked. */
+	if (flags) {
+		fail(c, -EOPNOTSUPP);
+		return;
+	}
+	err = resolve_entry(c, odir, old, FBAC_OP_FILE_LINK, &a);
+	if (err < 0) {
+		fail(c, err);
+		return;
+	}
+	err = resolve_entry(c, ndir, new, FBAC_OP_FILE_LINK, &b);
+	if (err < 0) {
+		resolved_close(&a);
+		fail(c, err);
+		return;
+	}
+	if (linkat(a.parent_fd, a.leaf, b.parent_fd, b.leaf, 0) < 0)
+		err = -errno;
+	resolved_close(&a);
+	resolved_close(&b);
+	respond(c, 0, err);
+}
+
+static void do_symlink(struct call *c, uint64_t target, int ndir,
+		       uint64_t path)
+{
+	char content[FBAC_MAX_PATH];
+	struct resolved r;
+	int err = target_read_string(c->tid, target, content, sizeof(content));
+
+	if (err < 0) {
+		fail(c, err);
+		return;
+	}
+	err = resolve_entry(c, ndir, path, FBAC_OP_SPECIAL_CREATE, &r);
+	if (err < 0) {
+		fail(c, err);
+		return;
+	}
+	if (symlinkat(content, r.parent_fd, r.leaf) < 0)
+		err = -errno;
+	resolved_close(&r);
+	respond(c, 0, err);
+}
+
+bool handle_entry(struct call *c)
+{
+	switch (c->nr) {
+	case SYS_mkdir:
+		do_mkdir(c, AT_FDCWD, ARG(c, 0), (mode_t)ARG(c, 1));
+		return true;
+	case SYS_mkdirat:
+		do_mkdir(c, AT_FD(ARG(c, 0)), ARG(c, 1), (mode_t)ARG(c, 2));
+		return true;
+	case SYS_mknod:
+		do_mknod(c, AT_FDCWD, ARG(c, 0), (mode_t)ARG(c, 1),
+			 (dev_t)ARG(c, 2));
+		return true;
+	case SYS_mknodat:
+		do_mknod(c, AT_FD(ARG(c, 0)), ARG(c, 1), (mode_t)ARG(c, 2),
+			 (dev_t)ARG(c, 3));
+		return true;
+	case SYS_unlink:
+		do_unlink(c, AT_FDCWD, ARG(c, 0), 0);
+		return true;
+	case SYS_rmdir:
+		do_unlink(c, AT_FDCWD, ARG(c, 0), AT_REMOVEDIR);
+		return true;
+	case SYS_unlinkat:
+		do_unlink(c, AT_FD(ARG(c, 0)), ARG(c, 1), (int)ARG(c, 2));
+		return true;
+	case SYS_rename:
+		do_rename(c, AT_FDCWD, ARG(c, 0), AT_FDCWD, ARG(c, 1), 0);
+		return true;
+	case SYS_renameat:
+		do_rename(c, AT_FD(ARG(c, 0)), ARG(c, 1), AT_FD(ARG(c, 2)),
+			  ARG(c, 3), 0);
+		return true;
+	case SYS_renameat2:
+		do_rename(c, AT_FD(ARG(c, 0)), ARG(c, 1), AT_FD(ARG(c, 2)),
+			  ARG(c, 3), (unsigned)ARG(c, 4));
+		return true;
+	case SYS_link:
+		do_link(c, AT_FDCWD, ARG(c, 0), AT_FDCWD, ARG(c, 1), 0);
+		return true;
+	case SYS_linkat:
+		do_link(c, AT_FD(ARG(c, 0)), ARG(c, 1), AT_FD(ARG(c, 2)),
+			ARG(c, 3), (int)ARG(c, 4));
+		return true;
+	case SYS_symlink:
+		do_symlink(c, ARG(c, 0), AT_FDCWD, ARG(c, 1));
+		return true;
+	case SYS_symlinkat:
+		do_symlink(c, ARG(c, 0), AT_FD(ARG(c, 1)), ARG(c, 2));
+		return true;
+	default:
+		return false;
+	}
+}

@@ -1,0 +1,200 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Metadata reads: stat family, statfs, access, readlink. The supervisor
+ * resolves, decides file_getattr, asks the kernel itself and writes the
+ * answer into the program's buffer.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/limits.h>
+#include <linux/openat2.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/inotify.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/syscall.h>
+#include <sys/time.h>
+#include <sys/xattr.h>
+#include <unistd.h>
+#include <utime.h>
+
+#include "sup.h"
+#include "target.h"
+
+/* ---- metadata ---- */
+
+static int resolve_get(struct call *c, int dirfd, uint64_t path, int atflags,
+		       struct resolved *r)
+{
+	unsigned rf = 0;
+	int err;
+
+	if (!(atflags & AT_SYMLINK_NOFOLLOW))
+		rf |= RES_FOLLOW;
+	if (atflags & AT_EMPTY_PATH)
+		rf |= RES_EMPTY_OK;
+	err = resolve_arg(c, dirfd, path, rf, r);
+	if (err < 0)
+		return err;
+	/* fstat() of its own descriptor reveals nothing new to the program. */
+	if (r->held)
+		return 0;
+	if (!decide_path(c, FBAC_OP_FILE_GETATTR, r->path)) {
+		resolved_close(r);
+		return -EACCES;
+	}
+	return 0;
+}
+
+static void do_stat(struct call *c, int dirfd, uint64_t path, uint64_t buf,
+		    int atflags)
+{
+	struct resolved r;
+	struct stat st;
+	int err = resolve_get(c, dirfd, path, atflags, &r);
+
+	if (err < 0) {
+		fail(c, err);
+		return;
+	}
+	if (fstatat(r.fd, "", &st, AT_EMPTY_PATH) < 0)
+		err = -errno;
+	else if (target_write(c->tid, buf, &st, sizeof(st)) < 0)
+		err = -EFAULT;
+	resolved_close(&r);
+	respond(c, 0, err);
+}
+
+static void h_statx(struct call *c)
+{
+	struct resolved r;
+	struct statx stx;
+	int flags = (int)ARG(c, 2);
+	int err = resolve_get(c, AT_FD(ARG(c, 0)), ARG(c, 1), flags, &r);
+
+	if (err < 0) {
+		fail(c, err);
+		return;
+	}
+	if (statx(r.fd, "",
+		  AT_EMPTY_PATH | (flags & (AT_STATX_SYNC_TYPE)),
+		  (unsigned)ARG(c, 3), &stx) < 0)
+		err = -errno;
+	else if (target_write(c->tid, ARG(c, 4), &stx, sizeof(stx)) < 0)
+		err = -EFAULT;
+	resolved_close(&r);
+	respond(c, 0, err);
+}
+
+static void h_statfs(struct call *c)
+{
+	struct resolved r;
+	struct statfs sf;
+	int err = resolve_get(c, AT_FDCWD, ARG(c, 0), 0, &r);
+
+	if (err < 0) {
+		fail(c, err);
+		return;
+	}
+	if (fstatfs(r.fd, &sf) < 0)
+		err = -errno;
+	else if (target_write(c->tid, ARG(c, 1), &sf, sizeof(sf)) < 0)
+		err = -EFAULT;
+	resolved_close(&r);
+	respond(c, 0, err);
+}
+
+static void do_access(struct call *c, int dirfd, uint64_t path, int mode,
+		      int atflags)
+{
+	struct resolved r;
+	int err = resolve_get(c, dirfd, path, atflags & ~AT_EMPTY_PATH, &r);
+
+	if (err < 0) {
+		fail(c, err);
+		return;
+	}
+	if (syscall(SYS_faccessat2, r.fd, "", mode,
+		    AT_EMPTY_PATH | (atflags & AT_EACCESS)) < 0)
+		err = -errno;
+	resolved_close(&r);
+	respond(c, 0, err);
+}
+
+static void do_readlink(struct call *c, int dirfd, uint64_t path,
+			uint64_t buf, uint64_t size)
+{
+	struct resolved r;
+	char target[FBAC_MAX_PATH];
+	ssize_t n;
+	int err = resolve_get(c, dirfd, path, AT_SYMLINK_NOFOLLOW, &r);
+
+	if (err < 0) {
+		fail(c, err);
+		return;
+	}
+	if ((int64_t)size <= 0) {
+		err = -EINVAL;
+		goto out;
+	}
+	n = readlinkat(r.fd, "", target, sizeof(target));
+	if (n < 0) {
+		err = -errno;
+		goto out;
+	}
+	if ((uint64_t)n > size)
+		n = (ssize_t)size;
+	if (target_write(c->tid, buf, target, (size_t)n) < 0) {
+		err = -EFAULT;
+		goto out;
+	}
+	resolved_close(&r);
+	respond(c, n, 0);
+	return;
+out:
+	resolved_close(&r);
+	respond(c, 0, err);
+}
+
+bool handle_meta(struct call *c)
+{
+	switch (c->nr) {
+	case SYS_stat:
+		do_stat(c, AT_FDCWD, ARG(c, 0), ARG(c, 1), 0);
+		return true;
+	case SYS_lstat:
+		do_stat(c, AT_FDCWD, ARG(c, 0), ARG(c, 1), AT_SYMLINK_NOFOLLOW);
+		return true;
+	case SYS_newfstatat:
+		do_stat(c, AT_FD(ARG(c, 0)), ARG(c, 1), ARG(c, 2),
+			(int)ARG(c, 3));
+		return true;
+	case SYS_statx:
+		h_statx(c);
+		return true;
+	case SYS_statfs:
+		h_statfs(c);
+		return true;
+	case SYS_access:
+		do_access(c, AT_FDCWD, ARG(c, 0), (int)ARG(c, 1), 0);
+		return true;
+	case SYS_faccessat:
+		do_access(c, AT_FD(ARG(c, 0)), ARG(c, 1), (int)ARG(c, 2), 0);
+		return true;
+	case SYS_faccessat2:
+		do_access(c, AT_FD(ARG(c, 0)), ARG(c, 1), (int)ARG(c, 2),
+			  (int)ARG(c, 3));
+		return true;
+	case SYS_readlink:
+		do_readlink(c, AT_FDCWD, ARG(c, 0), ARG(c, 1), ARG(c, 2));
+		return true;
+	case SYS_readlinkat:
+		do_readlink(c, AT_FD(ARG(c, 0)), ARG(c, 1), ARG(c, 2),
+			    ARG(c, 3));
+		return true;
+	default:
+		return false;
+	}
+}

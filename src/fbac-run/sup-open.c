@@ -1,0 +1,271 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * open, openat, openat2, creat: the supervisor resolves the path, decides
+ * on the kernel-resolved object, opens it itself and injects the
+ * descriptor (ADDFD|SEND). Creation goes through the pinned parent.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/limits.h>
+#include <linux/openat2.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/inotify.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/syscall.h>
+#include <sys/time.h>
+#include <sys/xattr.h>
+#include <unistd.h>
+#include <utime.h>
+
+#include "sup.h"
+#include "target.h"
+
+/* ---- open ---- */
+
+struct open_req {
+	struct call c; /* a copy: the worker outlives the dispatch */
+	struct seccomp_notif req;
+	int fd;
+	int flags;
+	bool cloexec; /* of the descriptor the target gets */
+};
+
+static void open_blocking(void *p)
+{
+	struct open_req *o = p;
+	char name[64];
+	int fd;
+
+	o->c.req = &o->req;
+	fdname(name, sizeof(name), o->fd);
+	fd = open(name, o->flags);
+	if (fd < 0)
+		respond(&o->c, 0, -errno);
+	else {
+		respond_fd(&o->c, fd, o->cloexec);
+		close(fd);
+	}
+	close(o->fd);
+	free(o);
+}
+
+/* The operations an open with these flags performs on an existing object. */
+static bool decide_open(struct call *c, const struct resolved *r, int flags,
+			bool created)
+{
+	int acc = flags & O_ACCMODE;
+
+	if (flags & O_PATH)
+		return decide_path(c, FBAC_OP_FILE_GETATTR, r->path);
+	if (created && !decide_path(c, FBAC_OP_FILE_CREATE, r->path))
+		return false;
+	if (acc == O_RDONLY || acc == O_RDWR) {
+		if (!decide_path(c, r->is_dir ? FBAC_OP_DIR_READ :
+						FBAC_OP_FILE_READ,
+				 r->path))
+			return false;
+	}
+	if (acc == O_WRONLY || acc == O_RDWR) {
+		/* Appending is the narrower right; a writer may append too. */
+		bool ok = (flags & O_APPEND) &&
+			  decide_path(c, FBAC_OP_FILE_APPEND, r->path);
+		if (!ok && !decide_path(c, FBAC_OP_FILE_WRITE, r->path))
+			return false;
+	}
+	if ((flags & O_TRUNC) && !created && acc != O_RDONLY &&
+	    !decide_path(c, FBAC_OP_FILE_TRUNCATE, r->path))
+		return false;
+	return true;
+}
+
+static void do_open(struct call *c, int dirfd, uint64_t path, int flags,
+		    mode_t mode, uint64_t resolve)
+{
+	struct resolved r;
+	unsigned rf = RES_PARENT | RES_MAY_MISS;
+	bool cloexec = flags & O_CLOEXEC;
+	struct stat st;
+	char name[64];
+	int fd, err, tries = 0;
+
+	/* RESOLVE_* asks for a stricter walk than ours: not emulated. */
+	if (resolve & ~(uint64_t)(RESOLVE_NO_MAGICLINKS | RESOLVE_NO_XDEV)) {
+		fail(c, -EOPNOTSUPP);
+		return;
+	}
+	if (!(flags & O_NOFOLLOW))
+		rf |= RES_FOLLOW;
+again:
+	err = resolve_arg(c, dirfd, path, rf, &r);
+	if (err < 0) {
+		fail(c, err);
+		return;
+	}
+	if (r.fd < 0) {
+		/* Nothing there: create, or report what the kernel would. */
+		if (!(flags & O_CREAT)) {
+			fail(c, -ENOENT);
+			goto out;
+		}
+		if (!decide_open(c, &r, flags, true)) {
+			fail(c, -EACCES);
+			goto out;
+		}
+		{
+			mode_t old = umask(target_umask(c->tid));
+
+			/* Never through a dangling symlink: it would create
+			 * a file somewhere nobody decided on. O_EXCL: a file
+			 * that appeared meanwhile was not what we decided on
+			 * (its truncation, say): decide again. */
+			fd = openat(r.parent_fd, r.leaf,
+				    (flags & ~O_PATH) | O_EXCL | O_NOFOLLOW |
+					    O_CLOEXEC | O_NOCTTY,
+				    mode);
+			err = fd < 0 ? -errno : 0;
+			umask(old);
+		}
+		if (fd < 0 && err == -EEXIST && !(flags & O_EXCL) &&
+		    ++tries < 3) {
+			resolved_close(&r);
+			goto again;
+		}
+		if (fd < 0) {
+			fail(c, err);
+			goto out;
+		}
+		if (call_valid(c))
+			respond_fd(c, fd, cloexec);
+		close(fd);
+		goto out;
+	}
+	if ((flags & (O_CREAT | O_EXCL)) == (O_CREAT | O_EXCL)) {
+		fail(c, -EEXIST);
+		goto out;
+	}
+	if ((flags & O_NOFOLLOW) && !(flags & O_PATH) &&
+	    fstat(r.fd, &st) == 0 && S_ISLNK(st.st_mode)) {
+		fail(c, -ELOOP);
+		goto out;
+	}
+	if ((flags & O_DIRECTORY) && !r.is_dir) {
+		fail(c, -ENOTDIR);
+		goto out;
+	}
+	if (!decide_open(c, &r, flags, false)) {
+		fail(c, -EACCES);
+		goto out;
+	}
+	if (flags & O_PATH) {
+		/*
+		 * The kernel will not inject an O_PATH file (ADDFD takes
+		 * fget(), which skips them), so this one call continues. An
+		 * O_PATH descriptor reads nothing and writes nothing: its
+		 * uses (as a dirfd, reopening through /proc, exec) are
+		 * notified and decided again on what it names. A path swapped
+		 * in between could at most reveal metadata (file_getattr).
+		 */
+		respond_continue(c);
+		goto out;
+	}
+	fdname(name, sizeof(name), r.fd);
+	flags &= ~(O_CREAT | O_EXCL | O_NOFOLLOW);
+	flags |= O_NOCTTY | O_CLOEXEC;
+	/* A FIFO without O_NONBLOCK waits for its peer: not on our thread. */
+	if (fstat(r.fd, &st) == 0 && S_ISFIFO(st.st_mode) &&
+	    !(flags & O_NONBLOCK)) {
+		struct open_req *o = calloc(1, sizeof(*o));
+
+		if (!o) {
+			fail(c, -ENOMEM);
+			goto out;
+		}
+		o->c = *c;
+		o->req = *c->req;
+		o->fd = r.fd;
+		o->flags = flags;
+		o->cloexec = cloexec;
+		r.fd = -1;
+		if ((err = run_slow(open_blocking, o)) < 0) {
+			close(o->fd);
+			free(o);
+			fail(c, err);
+		}
+		goto out;
+	}
+	fd = open(name, flags);
+	if (fd < 0) {
+		fail(c, -errno);
+		goto out;
+	}
+	respond_fd(c, fd, cloexec);
+	close(fd);
+out:
+	resolved_close(&r);
+}
+
+static void h_openat2(struct call *c)
+{
+	struct open_how how = { 0 };
+	uint64_t size = ARG(c, 3);
+
+	if (size < sizeof(how) - 0 && size != 24) {
+		fail(c, -EINVAL);
+		return;
+	}
+	if (size > 4096) {
+		fail(c, -E2BIG);
+		return;
+	}
+	if (target_read(c->tid, ARG(c, 2), &how, sizeof(how)) < 0) {
+		fail(c, -EFAULT);
+		return;
+	}
+	/* A bigger struct must be zero beyond what we know. */
+	if (size > sizeof(how)) {
+		char extra[4096];
+
+		if (target_read(c->tid, ARG(c, 2) + sizeof(how), extra,
+				size - sizeof(how)) < 0) {
+			fail(c, -EFAULT);
+			return;
+		}
+		for (size_t i = 0; i < size - sizeof(how); i++)
+			if (extra[i]) {
+				fail(c, -E2BIG);
+				return;
+			}
+	}
+	if (how.flags >> 32) {
+		fail(c, -EINVAL);
+		return;
+	}
+	do_open(c, AT_FD(ARG(c, 0)), ARG(c, 1), (int)how.flags,
+		(mode_t)how.mode, how.resolve);
+}
+
+bool handle_open(struct call *c)
+{
+	switch (c->nr) {
+	case SYS_open:
+		do_open(c, AT_FDCWD, ARG(c, 0), (int)ARG(c, 1),
+			(mode_t)ARG(c, 2), 0);
+		return true;
+	case SYS_openat:
+		do_open(c, AT_FD(ARG(c, 0)), ARG(c, 1), (int)ARG(c, 2),
+			(mode_t)ARG(c, 3), 0);
+		return true;
+	case SYS_creat:
+		do_open(c, AT_FDCWD, ARG(c, 0), O_CREAT | O_WRONLY | O_TRUNC,
+			(mode_t)ARG(c, 1), 0);
+		return true;
+	case SYS_openat2:
+		h_openat2(c);
+		return true;
+	default:
+		return false;
+	}
+}
