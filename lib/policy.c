@@ -643,9 +643,13 @@ int fbac_policy_check_net(const struct fbac_policy *p, enum fbac_op op,
 
 		if (!(r->ops & FBAC_OP_BIT(op)) || r->proto != proto)
 			continue;
+		/* Port 0 is "whichever port the kernel picks": only a rule
+		 * for every port covers it. */
 		for (size_t k = 0; k < r->n_ports && !port_ok; k++)
-			port_ok = port >= r->ports[k].lo &&
-				  port <= r->ports[k].hi;
+			port_ok = port ? port >= r->ports[k].lo &&
+						 port <= r->ports[k].hi :
+					 r->ports[k].lo == 1 &&
+						 r->ports[k].hi == 65535;
 		if (!port_ok || !host_match(r, host))
 			continue;
 		if (r->deny || !v->origin) {

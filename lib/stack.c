@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "path.h"
+
 void fbac_stack_clear(struct fbac_stack *s)
 {
 	for (size_t i = 0; i < s->n; i++)
@@ -105,6 +107,56 @@ int fbac_stack_build(const struct fbac_stack_input *in, struct fbac_stack *ret,
 fail:
 	fbac_stack_clear(&s);
 	return r;
+}
+
+uint32_t fbac_stack_path_ops(const struct fbac_stack *s, const char *path)
+{
+	uint32_t ops = 0;
+
+	for (unsigned op = 0; op < FBAC_OP_COUNT; op++) {
+		struct fbac_verdict v;
+
+		if (fbac_op_info(op)->kind != FBAC_KIND_PATH)
+			continue;
+		if (!fbac_stack_check_path(s, (enum fbac_op)op, path, &v))
+			ops |= FBAC_OP_BIT(op);
+	}
+	return ops;
+}
+
+static bool policy_uniform_below(const struct fbac_policy *p, const char *dir)
+{
+	size_t dl = strlen(dir);
+
+	for (size_t i = 0; i < p->n_prules; i++) {
+		const struct fbac_prule *r = &p->prules[i];
+		size_t n = strlen(r->pattern);
+		bool tree = !r->literal && n >= 3 &&
+			    !strcmp(r->pattern + n - 3, "/**") &&
+			    r->plen == (n == 3 ? 1 : n - 3);
+		char pre[FBAC_MAX_PATH];
+
+		snprintf(pre, sizeof(pre), "%.*s", r->plen, r->pattern);
+		/* A rule inside the subtree tells its parts apart. */
+		if (fbac_path_is_under(pre, dir) && strlen(pre) > dl)
+			return false;
+		/* A wildcard above it may match some depths and not others. */
+		if (!r->literal && !tree && fbac_path_is_under(dir, pre))
+			return false;
+	}
+	for (size_t i = 0; i < p->n_protected; i++)
+		if (fbac_path_is_under(p->protected[i].path, dir) &&
+		    strlen(p->protected[i].path) > dl)
+			return false;
+	return true;
+}
+
+bool fbac_stack_uniform_below(const struct fbac_stack *s, const char *dir)
+{
+	for (size_t i = 0; i < s->n; i++)
+		if (!policy_uniform_below(s->entries[i].policy, dir))
+			return false;
+	return true;
 }
 
 const struct fbac_stack_entry *

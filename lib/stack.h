@@ -53,4 +53,17 @@ const struct fbac_stack_entry *
 fbac_stack_check_path(const struct fbac_stack *s, enum fbac_op op,
 		      const char *path, struct fbac_verdict *v);
 
+/*
+ * The path operations every entry allows on path (a normalised absolute
+ * path), as FBAC_OP_BIT()s.
+ */
+uint32_t fbac_stack_path_ops(const struct fbac_stack *s, const char *path);
+
+/*
+ * Whether every entry decides everything strictly below dir the way it
+ * decides dir itself: no rule or protected path inside, no wildcard that
+ * tells depths apart. Moving such a directory moves no carve-out.
+ */
+bool fbac_stack_uniform_below(const struct fbac_stack *s, const char *dir);
+
 #endif

@@ -19,6 +19,8 @@
 #include <unistd.h>
 #include <utime.h>
 
+#include <linux/fs.h>
+
 #include "sup.h"
 #include "target.h"
 
@@ -97,6 +99,37 @@ static void do_unlink(struct call *c, int dirfd, uint64_t path, int flags)
 	respond(c, 0, err);
 }
 
+/*
+ * Landlock's REFER rule, for what the supervisor decides: a name moved or
+ * linked to another place must not be granted more there (say, out of a
+ * carve-out into the readable tree). A directory moves its whole
+ * subtree, so where rules tell its parts apart it may not move at all.
+ * EXDEV makes mv and friends fall back to copying, which is decided
+ * file by file.
+ */
+#define REFER_OPS                                                              \
+	(FBAC_PATH_OPS &                                                       \
+	 ~(FBAC_OP_BIT(FBAC_OP_FILE_CREATE) | FBAC_OP_BIT(FBAC_OP_DIR_MKDIR) | \
+	   FBAC_OP_BIT(FBAC_OP_SPECIAL_CREATE) | FBAC_OP_BIT(FBAC_OP_UNIX_BIND)))
+
+static int refer_check(struct call *c, const struct resolved *from,
+		       const char *to, bool both_ways)
+{
+	const struct fbac_stack *st = c->s->stack;
+	uint32_t src, dst;
+
+	if (c->s->mode != MODE_ENFORCE || from->fd < 0)
+		return 0;
+	src = fbac_stack_path_ops(st, from->path) & REFER_OPS;
+	dst = fbac_stack_path_ops(st, to) & REFER_OPS;
+	if ((dst & ~src) || (both_ways && (src & ~dst)))
+		return -EXDEV;
+	if (from->is_dir && (!fbac_stack_uniform_below(st, from->path) ||
+			     !fbac_stack_uniform_below(st, to)))
+		return -EXDEV;
+	return 0;
+}
+
 static void do_rename(struct call *c, int odir, uint64_t old, int ndir,
 		      uint64_t new, unsigned flags)
 {
@@ -113,8 +146,11 @@ static void do_rename(struct call *c, int odir, uint64_t old, int ndir,
 		fail(c, err);
 		return;
 	}
-	if (syscall(SYS_renameat2, a.parent_fd, a.leaf, b.parent_fd, b.leaf,
-		    flags) < 0)
+	err = refer_check(c, &a, b.path, flags & RENAME_EXCHANGE);
+	if (!err && (flags & RENAME_EXCHANGE))
+		err = refer_check(c, &b, a.path, true);
+	if (!err && syscall(SYS_renameat2, a.parent_fd, a.leaf, b.parent_fd,
+			    b.leaf, flags) < 0)
 		err = -errno;
 	resolved_close(&a);
 	resolved_close(&b);
@@ -148,7 +184,8 @@ static void do_link(struct call *c, int odir, uint64_t old, int ndir,
 		fail(c, err);
 		return;
 	}
-	if (linkat(a.parent_fd, a.leaf, b.parent_fd, b.leaf, 0) < 0)
+	err = refer_check(c, &a, b.path, false);
+	if (!err && linkat(a.parent_fd, a.leaf, b.parent_fd, b.leaf, 0) < 0)
 		err = -errno;
 	resolved_close(&a);
 	resolved_close(&b);

@@ -196,6 +196,7 @@ struct connect_req {
 	struct seccomp_notif req;
 	int sock;
 	struct addr a;
+	struct resolved keep; /* the unix socket named through our fd */
 };
 
 static void connect_blocking(void *p)
@@ -208,6 +209,7 @@ static void connect_blocking(void *p)
 	else
 		respond(&r->c, 0, 0);
 	close(r->sock);
+	resolved_close(&r->keep);
 	free(r);
 }
 
@@ -254,11 +256,11 @@ static void h_connect_bind(struct call *c, bool is_bind)
 		r->req = *c->req;
 		r->sock = sock;
 		r->a = a;
+		r->keep = keep; /* the worker closes it after connecting */
 		if ((err = run_slow(connect_blocking, r)) < 0) {
 			free(r);
 			goto out;
 		}
-		resolved_close(&keep);
 		return;
 	}
 	if (connect(sock, (struct sockaddr *)&a.ss, a.len) < 0)

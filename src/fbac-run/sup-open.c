@@ -58,6 +58,8 @@ static bool decide_open(struct call *c, const struct resolved *r, int flags,
 {
 	int acc = flags & O_ACCMODE;
 
+	if (r->held && !r->path[0])
+		return true; /* reopening its own pipe: nothing new */
 	if (flags & O_PATH)
 		return decide_path(c, FBAC_OP_FILE_GETATTR, r->path);
 	if (created && !decide_path(c, FBAC_OP_FILE_CREATE, r->path))

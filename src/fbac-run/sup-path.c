@@ -45,8 +45,9 @@ static pid_t tgid_of(struct call *c)
 static int rewrite_self(struct call *c, const char *in, char *out, size_t size)
 {
 	static const char *const names[] = {
-		"/proc/self", "/proc/thread-self", "/dev/fd",
-		"/dev/stdin", "/dev/stdout",	   "/dev/stderr",
+		"/proc/self",  "/proc/thread-self", "/dev/fd",
+		"/dev/stdin",  "/dev/stdout",	    "/dev/stderr",
+		"/proc/mounts", "/proc/net",
 	};
 	int n = -1;
 
@@ -68,6 +69,12 @@ static int rewrite_self(struct call *c, const char *in, char *out, size_t size)
 			break;
 		case 2:
 			n = snprintf(out, size, "/proc/%d/fd%s", pid, rest);
+			break;
+		case 6:
+		case 7:
+			/* Symlinks to self/...: they would name the supervisor. */
+			n = snprintf(out, size, "/proc/%d/%s%s", pid,
+				     names[i] + 6, rest);
 			break;
 		default:
 			n = snprintf(out, size, "/proc/%d/fd/%zu%s", pid, i - 3,
@@ -204,9 +211,15 @@ int resolve_path(struct call *c, int dirfd, const char *arg, unsigned flags,
 		out->fd = target_getfd(c->tid, tfd);
 		if (out->fd < 0)
 			return out->fd == -EBADF ? -ENOENT : out->fd;
+		/* A pipe or socket it holds has no path: reopening it is the
+		 * program's own business (Linux allows it), so it is held. */
 		r = fd_path(out->fd, out->path, sizeof(out->path));
-		if (r < 0)
+		if (r == -EACCES) {
+			out->path[0] = 0;
+			out->held = true;
+		} else if (r < 0) {
 			goto fail;
+		}
 		out->is_dir = fstat(out->fd, &st) == 0 && S_ISDIR(st.st_mode);
 		return 0;
 	}
@@ -256,7 +269,9 @@ int resolve_path(struct call *c, int dirfd, const char *arg, unsigned flags,
 			r = out->parent_fd;
 			goto fail;
 		}
-		{
+		/* An existing object is known by what it resolved to (a
+		 * followed symlink's target); a new one by parent + leaf. */
+		if (out->fd < 0) {
 			char pp[FBAC_MAX_PATH];
 
 			r = fd_path(out->parent_fd, pp, sizeof(pp));
