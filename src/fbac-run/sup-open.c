@@ -71,10 +71,15 @@ static bool decide_open(struct call *c, const struct resolved *r, int flags,
 			return false;
 	}
 	if (acc == O_WRONLY || acc == O_RDWR) {
-		/* Appending is the narrower right; a writer may append too. */
-		bool ok = (flags & O_APPEND) &&
-			  decide_path(c, FBAC_OP_FILE_APPEND, r->path);
-		if (!ok && !decide_path(c, FBAC_OP_FILE_WRITE, r->path))
+		/* Appending is the narrower right; a writer may append too.
+		 * One decision (and at most one denial line) either way. */
+		enum fbac_op op = (flags & O_APPEND) &&
+						  would_allow_path(c, FBAC_OP_FILE_APPEND,
+								   r->path) ?
+					  FBAC_OP_FILE_APPEND :
+					  FBAC_OP_FILE_WRITE;
+
+		if (!decide_path(c, op, r->path))
 			return false;
 	}
 	if ((flags & O_TRUNC) && !created && acc != O_RDONLY &&

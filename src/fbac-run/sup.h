@@ -85,6 +85,8 @@ int resolve_path(struct call *c, int dirfd, const char *path, unsigned flags,
  */
 bool decide(struct call *c, const struct fbac_query *q);
 bool decide_path(struct call *c, enum fbac_op op, const char *path);
+/* Whether op on path is allowed, without deciding or logging anything. */
+bool would_allow_path(struct call *c, enum fbac_op op, const char *path);
 
 /* Respond: an error or a value; the notification is finished after. */
 void respond(struct call *c, int64_t val, int error);

@@ -126,6 +126,16 @@ bool decide(struct call *c, const struct fbac_query *q)
 	return c->s->mode != MODE_ENFORCE;
 }
 
+bool would_allow_path(struct call *c, enum fbac_op op, const char *path)
+{
+	char buf[FBAC_MAX_PATH];
+	struct fbac_verdict v;
+
+	path = policy_path(c, path, buf, sizeof(buf));
+	return fbac_path_is_normal(path) &&
+	       !fbac_stack_check_path(c->s->stack, op, path, &v);
+}
+
 bool decide_path(struct call *c, enum fbac_op op, const char *path)
 {
 	char buf[FBAC_MAX_PATH];
