@@ -235,6 +235,108 @@ static int ports_plan(struct fbac_policy *p, enum fbac_op op, bool *handle,
 	return 0;
 }
 
+static int add_expand(struct fbac_policy *p, const char *dir,
+		      const char *glob, const char **holes, size_t n_holes)
+{
+	struct fbac_landlock_plan *ll = &p->ll;
+	size_t cap = ll->n_expand; /* grown one at a time: few of them */
+	int r;
+
+	r = fbac_arena_grow(p->arena, (void **)&ll->expand, &cap,
+			    ll->n_expand + 1, sizeof(*ll->expand));
+	if (r < 0)
+		return r;
+	ll->expand[ll->n_expand++] = (struct fbac_ll_expand){
+		dir, glob, (const char *const *)holes, n_holes
+	};
+	return 0;
+}
+
+/* Whether a pattern has wildcards only in its last component. */
+static bool last_component_glob(const char *pattern, size_t plen)
+{
+	return !strchr(pattern + plen + 1, '/') &&
+	       !strstr(pattern + plen + 1, "**");
+}
+
+/* An allow pattern with EXECUTE that the kernel cannot take as is. */
+static int exec_glob(struct fbac_policy *p, const struct fbac_prule *pr,
+		     size_t *cap_gaps)
+{
+	const char *dir;
+
+	if (pr->pattern[pr->plen] == '/' && pr->plen > 1 &&
+	    last_component_glob(pr->pattern, pr->plen)) {
+		dir = fbac_arena_strndup(p->arena, pr->pattern, pr->plen);
+		if (!dir)
+			return -ENOMEM;
+		return add_expand(p, dir, pr->pattern, NULL, 0);
+	}
+	if (pr->plen == 1 && last_component_glob(pr->pattern, 0))
+		return add_expand(p, "/", pr->pattern, NULL, 0);
+	return add_gap(p, cap_gaps, FBAC_OP_BIT(FBAC_OP_FILE_EXECUTE),
+		       pr->origin,
+		       fbac_arena_printf(p->arena,
+					 "pattern '%s' is too wide for an exact kernel rule: the kernel refuses to execute what it names",
+					 pr->pattern));
+}
+
+/*
+ * A kernel rule granting EXECUTE on a tree with exec carve-outs inside:
+ * take EXECUTE off the tree and list the tree at launch instead.
+ */
+static int exec_holes(struct fbac_policy *p, struct fbac_ll_path *lp,
+		      size_t *cap_gaps)
+{
+	const uint32_t bit = FBAC_OP_BIT(FBAC_OP_FILE_EXECUTE);
+	const char **holes = NULL;
+	size_t n = 0, cap = 0;
+	bool simple = true;
+	int r;
+
+	for (size_t i = 0; i < p->n_prules; i++) {
+		const struct fbac_prule *d = &p->prules[i];
+		char pre[FBAC_MAX_PATH];
+
+		if (!d->deny || !(d->ops & bit))
+			continue;
+		snprintf(pre, sizeof(pre), "%.*s", d->plen, d->pattern);
+		if (!fbac_path_is_under(pre, lp->path))
+			continue;
+		if (!d->literal && !last_component_glob(d->pattern, d->plen))
+			simple = false;
+		r = fbac_arena_grow(p->arena, (void **)&holes, &cap, n + 1,
+				    sizeof(*holes));
+		if (r < 0)
+			return r;
+		holes[n++] = d->pattern;
+	}
+	for (size_t i = 0; i < p->n_protected; i++) {
+		const struct fbac_resolved_protected *pp = &p->protected[i];
+
+		if ((pp->allow & bit) || !fbac_path_is_under(pp->path, lp->path) ||
+		    streq(pp->path, lp->path))
+			continue;
+		r = fbac_arena_grow(p->arena, (void **)&holes, &cap, n + 2,
+				    sizeof(*holes));
+		if (r < 0)
+			return r;
+		holes[n++] = pp->path;
+		holes[n] = fbac_arena_printf(p->arena, "%s/**", pp->path);
+		if (!holes[n++])
+			return -ENOMEM;
+	}
+	if (!n)
+		return 0;
+	lp->access &= ~FBAC_LL_FS_EXECUTE;
+	if (!simple)
+		return add_gap(p, cap_gaps, bit, NULL,
+			       fbac_arena_printf(p->arena,
+						 "exec carve-outs under '%s' are too complex for the kernel: it refuses to execute anything there",
+						 lp->path));
+	return add_expand(p, lp->path, NULL, holes, n);
+}
+
 static int landlock_plan(struct fbac_policy *p)
 {
 	struct fbac_landlock_plan *ll = &p->ll;
@@ -248,6 +350,14 @@ static int landlock_plan(struct fbac_policy *p)
 		uint32_t inexact = 0;
 
 		if (pr->deny || !acc)
+			continue;
+		if ((acc & FBAC_LL_FS_EXECUTE) && !pr->literal && !is_tree(pr)) {
+			/* Not as a superset (see struct fbac_ll_expand). */
+			acc &= ~FBAC_LL_FS_EXECUTE;
+			if ((r = exec_glob(p, pr, &cap_gaps)) < 0)
+				return r;
+		}
+		if (!acc)
 			continue;
 		r = fbac_arena_grow(p->arena, (void **)&ll->paths, &cap_paths,
 				    ll->n_paths + 1, sizeof(*ll->paths));
@@ -297,6 +407,10 @@ static int landlock_plan(struct fbac_policy *p)
 			ll->paths[o++] = ll->paths[i];
 	}
 	ll->n_paths = o;
+	for (size_t i = 0; i < ll->n_paths; i++)
+		if ((ll->paths[i].access & FBAC_LL_FS_EXECUTE) &&
+		    (r = exec_holes(p, &ll->paths[i], &cap_gaps)) < 0)
+			return r;
 
 	/* Carve-outs: a deny or a protected path inside a kernel-granted tree. */
 	for (size_t i = 0; i < p->n_prules; i++) {

@@ -34,10 +34,26 @@ struct fbac_gap {
 	const struct fbac_origin *origin; /* may be NULL */
 };
 
+/*
+ * EXECUTE is given to the kernel exactly, never as a superset: exec
+ * continues in the kernel, so a wider kernel rule would be a race away.
+ * Where a tree holds exec carve-outs, or a pattern names some entries of
+ * a directory, the launcher lists that directory when it starts and
+ * grants EXECUTE entry by entry (what appears later may not run).
+ */
+struct fbac_ll_expand {
+	const char *dir;
+	const char *glob;	  /* entries must match it (NULL: all) */
+	const char *const *holes; /* patterns of what may not run */
+	size_t n_holes;
+};
+
 struct fbac_landlock_plan {
 	uint64_t handled_fs;
 	struct fbac_ll_path *paths;
 	size_t n_paths;
+	struct fbac_ll_expand *expand;
+	size_t n_expand;
 	bool handle_connect_tcp, handle_bind_tcp;
 	uint16_t *connect_ports, *bind_ports;
 	size_t n_connect_ports, n_bind_ports;

@@ -35,7 +35,7 @@ static const char *const notified[] = {
 	"execveat",    "inotify_add_watch",
 	"connect",     "bind",	       "listen",     "sendmsg",
 	"sendmmsg",    "fchmod",       "fchown",     "fsetxattr",
-	"fremovexattr",
+	"fremovexattr", "memfd_create",
 };
 
 /* Denied outright: escape hatches, kernel attack surface, other tasks. */

@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "landlock.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
 #include <fcntl.h>
 #include <linux/landlock.h>
 #include <stdint.h>
@@ -13,6 +16,7 @@
 #include <unistd.h>
 
 #include "output.h"
+#include "path.h"
 
 /* The uapi structs as of ABI 6; the build host's headers may be older. */
 struct ll_ruleset_attr {
@@ -135,7 +139,120 @@ static int add_port(int ruleset, uint64_t access, uint16_t port)
 	return 0;
 }
 
-static int apply_one(const struct fbac_stack_entry *e, int abi, bool supervisor)
+#define EXPAND_MAX_RULES 4096
+#define EXPAND_MAX_DEPTH 16
+
+static int extra_add(struct landlock_extra *x, const char *path)
+{
+	if (x->n >= EXPAND_MAX_RULES)
+		return 0; /* fail closed: what is not listed may not run */
+	if (x->n == x->cap) {
+		size_t cap = x->cap ? x->cap * 2 : 16;
+		char **v = realloc(x->paths, cap * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		x->paths = v;
+		x->cap = cap;
+	}
+	x->paths[x->n] = strdup(path);
+	if (!x->paths[x->n])
+		return -ENOMEM;
+	x->n++;
+	return 0;
+}
+
+static bool is_hole(const struct fbac_ll_expand *e, const char *path)
+{
+	for (size_t i = 0; i < e->n_holes; i++)
+		if (fbac_pattern_match(e->holes[i], path))
+			return true;
+	return false;
+}
+
+/* Whether a hole lies strictly below path (then path must be listed). */
+static bool hole_inside(const struct fbac_ll_expand *e, const char *path)
+{
+	size_t n = strlen(path);
+
+	for (size_t i = 0; i < e->n_holes; i++) {
+		const char *h = e->holes[i];
+		size_t pl = fbac_pattern_prefix_len(h);
+
+		if (pl > n && !strncmp(h, path, n) && (n == 1 || h[n] == '/'))
+			return true;
+	}
+	return false;
+}
+
+static int expand_dir(const struct fbac_ll_expand *e, const char *dir,
+		      unsigned depth, struct landlock_extra *x)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	int r = 0;
+
+	if (!d)
+		return 0; /* nothing there, nothing to grant */
+	while (r == 0 && (de = readdir(d))) {
+		char child[PATH_MAX], real[PATH_MAX];
+		struct stat st;
+
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		if (snprintf(child, sizeof(child), "%s%s%s", dir,
+			     strcmp(dir, "/") ? "/" : "", de->d_name) >=
+		    (int)sizeof(child))
+			continue;
+		if ((e->glob && !fbac_pattern_match(e->glob, child)) ||
+		    is_hole(e, child) || lstat(child, &st) < 0)
+			continue;
+		if (hole_inside(e, child)) {
+			if (S_ISDIR(st.st_mode) && depth < EXPAND_MAX_DEPTH)
+				r = expand_dir(e, child, depth + 1, x);
+			continue;
+		}
+		/* A symlink is granted on what it names: only if that is
+		 * here too and not a hole. */
+		if (S_ISLNK(st.st_mode) &&
+		    (!realpath(child, real) || is_hole(e, real) ||
+		     !fbac_path_is_under(real, e->dir) ||
+		     (e->glob && !fbac_pattern_match(e->glob, real))))
+			continue;
+		r = extra_add(x, child);
+	}
+	closedir(d);
+	return r;
+}
+
+int landlock_expand(const struct fbac_stack *st, struct landlock_extra *extras)
+{
+	int r;
+
+	for (size_t i = 0; i < st->n; i++) {
+		const struct fbac_landlock_plan *p = &st->entries[i].policy->ll;
+
+		extras[i] = (struct landlock_extra){ 0 };
+		for (size_t k = 0; k < p->n_expand; k++)
+			if ((r = expand_dir(&p->expand[k], p->expand[k].dir, 0,
+					    &extras[i])) < 0)
+				return r;
+	}
+	return 0;
+}
+
+void landlock_extra_free(struct landlock_extra *extras, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		for (size_t k = 0; k < extras[i].n; k++)
+			free(extras[i].paths[k]);
+		free(extras[i].paths);
+		extras[i] = (struct landlock_extra){ 0 };
+	}
+}
+
+static int apply_one(const struct fbac_stack_entry *e, int abi, bool supervisor,
+		     const struct landlock_extra *x)
 {
 	const struct fbac_landlock_plan *p = &e->policy->ll;
 	struct ll_ruleset_attr attr = { 0 };
@@ -177,6 +294,11 @@ static int apply_one(const struct fbac_stack_entry *e, int abi, bool supervisor)
 		if ((r = add_port(ruleset, FBAC_LL_NET_BIND_TCP,
 				  p->bind_ports[i])) < 0)
 			return log_error(r, "cannot add a landlock port rule");
+	for (size_t i = 0; x && i < x->n; i++)
+		if ((r = add_path(ruleset, x->paths[i],
+				  FBAC_LL_FS_EXECUTE & attr.handled_access_fs)) < 0)
+			return log_error(r, "cannot add a landlock rule for '%s'",
+					 x->paths[i]);
 	if (supervisor &&
 	    (r = add_path(ruleset, "/proc",
 			  (FBAC_LL_FS_READ_FILE | FBAC_LL_FS_READ_DIR) &
@@ -188,7 +310,8 @@ static int apply_one(const struct fbac_stack_entry *e, int abi, bool supervisor)
 	return 0;
 }
 
-int landlock_apply(const struct fbac_stack *st, int abi, bool supervisor)
+int landlock_apply(const struct fbac_stack *st, int abi, bool supervisor,
+		   const struct landlock_extra *extras)
 {
 	int r;
 
@@ -198,7 +321,8 @@ int landlock_apply(const struct fbac_stack *st, int abi, bool supervisor)
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
 		return log_error(-errno, "cannot set no_new_privs: %m");
 	for (size_t i = 0; i < st->n; i++)
-		if ((r = apply_one(&st->entries[i], abi, supervisor)) < 0)
+		if ((r = apply_one(&st->entries[i], abi, supervisor,
+				   extras ? &extras[i] : NULL)) < 0)
 			return r;
 	return 0;
 }

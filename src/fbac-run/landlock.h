@@ -22,6 +22,19 @@ int landlock_abi(void);
 void landlock_missing(const struct fbac_stack *st, int abi, char *buf,
 		      size_t size);
 
+/* EXECUTE rules listed entry by entry at launch (struct fbac_ll_expand). */
+struct landlock_extra {
+	char **paths;
+	size_t n, cap;
+};
+
+/*
+ * List the directories the plans expand, before any domain restricts us.
+ * extras has one element per stack entry. Return: 0 or -ENOMEM.
+ */
+int landlock_expand(const struct fbac_stack *st, struct landlock_extra *extras);
+void landlock_extra_free(struct landlock_extra *extras, size_t n);
+
 /*
  * Restrict the calling thread with one domain per stack entry. Paths of
  * rules that do not exist are skipped (they grant nothing). The
@@ -31,6 +44,7 @@ void landlock_missing(const struct fbac_stack *st, int abi, char *buf,
  * the program's memory and take its descriptors.
  * Return: 0 or -errno (logged).
  */
-int landlock_apply(const struct fbac_stack *st, int abi, bool supervisor);
+int landlock_apply(const struct fbac_stack *st, int abi, bool supervisor,
+		   const struct landlock_extra *extras);
 
 #endif

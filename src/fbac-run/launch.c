@@ -77,7 +77,8 @@ static void child(struct launch *l, pid_t parent, int syncw, int gor,
 		child_fail(errw, errno, 125);
 	if ((r = drop_capabilities()) < 0)
 		child_fail(errw, -r, 125);
-	if (l->landlock && (r = landlock_apply(l->stack, l->abi, false)) < 0)
+	if (l->landlock &&
+	    (r = landlock_apply(l->stack, l->abi, false, l->extras)) < 0)
 		child_fail(errw, -r, 125);
 	listener = filter_load();
 	if (listener < 0)

@@ -7,12 +7,14 @@
 #include <stdbool.h>
 #include <sys/types.h>
 
+#include "landlock.h"
 #include "stack.h"
 
 struct launch {
 	const char *exe;   /* absolute path to execute */
 	char **argv;
 	const struct fbac_stack *stack;
+	const struct landlock_extra *extras; /* one per stack entry */
 	int abi;	   /* Landlock ABI, 0: none */
 	bool landlock;	   /* add the program's own exact layers */
 	/* The signal state fbac-run started with, restored in the child. */

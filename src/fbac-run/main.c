@@ -229,6 +229,7 @@ static int run(struct options *o)
 	struct fbac_stack st = { .n = 0 };
 	struct launch la = { .exec_err_fd = -1, .listener = -1 };
 	struct sup s = { .listener = -1 };
+	struct landlock_extra extras[FBAC_MAX_LAYERS + 1] = { { 0 } };
 	struct layers l;
 	char exe[PATH_MAX], missing[512];
 	int abi, r, status = 0, ret = EXIT_FBAC;
@@ -328,9 +329,15 @@ static int run(struct options *o)
 	signal(SIGINT, SIG_IGN);
 	signal(SIGQUIT, SIG_IGN);
 	signal(SIGPIPE, SIG_IGN);
-	if (o->mode == MODE_ENFORCE &&
-	    landlock_apply(&st, abi, true) < 0)
-		goto out;
+	if (o->mode == MODE_ENFORCE) {
+		if (landlock_expand(&st, extras) < 0) {
+			log_error(-ENOMEM, "out of memory");
+			goto out;
+		}
+		if (landlock_apply(&st, abi, true, extras) < 0)
+			goto out;
+	}
+	la.extras = extras;
 	la.exe = exe;
 	la.argv = o->command;
 	la.stack = &st;
@@ -357,6 +364,7 @@ out:
 		fclose(s.log);
 	if (la.listener >= 0)
 		close(la.listener);
+	landlock_extra_free(extras, ARRAY_SIZE(extras));
 	fbac_stack_clear(&st);
 	layers_free(&l);
 	return ret;

@@ -23,6 +23,8 @@
 #include <unistd.h>
 #include <utime.h>
 
+#include <sys/mman.h>
+
 #include "sup.h"
 #include "target.h"
 
@@ -50,6 +52,21 @@ static void h_chdir(struct call *c)
 		respond_continue(c);
 }
 
+/*
+ * The dynamic loader run as the program maps any readable file and runs
+ * it (ld.so /denied/prog): mmap is not something Landlock controls. So
+ * the loader is never the program itself; programs still use it through
+ * their PT_INTERP, which the kernel loads without an execve of its own.
+ */
+static bool is_loader(const char *path)
+{
+	const char *base = strrchr(path, '/');
+
+	base = base ? base + 1 : path;
+	return !strncmp(base, "ld-linux", 8) || !strncmp(base, "ld.so", 5) ||
+	       (!strncmp(base, "ld-", 3) && strstr(base, ".so"));
+}
+
 static void do_exec(struct call *c, int dirfd, uint64_t path, int flags)
 {
 	struct resolved r;
@@ -67,6 +84,13 @@ static void do_exec(struct call *c, int dirfd, uint64_t path, int flags)
 		return;
 	}
 	err = decide_path(c, FBAC_OP_FILE_EXECUTE, r.path) ? 0 : -EACCES;
+	if (!err && is_loader(r.path) && c->s->mode == MODE_ENFORCE) {
+		if (c->s->verbosity >= 0)
+			fprintf(stderr,
+				"fbac: denied running the dynamic loader '%s' as a program (pid %d): it would run files that may only be read\n",
+				r.path, (int)c->tid);
+		err = -EACCES;
+	}
 	resolved_close(&r);
 	/* Landlock's EXECUTE right bounds what a swapped path could reach. */
 	if (err)
@@ -108,12 +132,47 @@ static void h_inotify(struct call *c)
 	respond(c, wd < 0 ? 0 : wd, err);
 }
 
+#define MFD_NOEXEC_SEAL_FLAG 0x0008U /* 6.3 */
+#define MFD_EXEC_FLAG 0x0010U
+
+/*
+ * memfd_create: memory files are not under any Landlock rule, so one that
+ * may be executed would run anything. The supervisor makes it with
+ * MFD_NOEXEC_SEAL (never executable, for good) and hands it over.
+ */
+static void h_memfd(struct call *c)
+{
+	unsigned flags = (unsigned)ARG(c, 1);
+	char name[250];
+	int fd, err;
+
+	if ((err = target_read_string(c->tid, ARG(c, 0), name, sizeof(name))) <
+	    0) {
+		fail(c, err == -ENAMETOOLONG ? -EINVAL : err);
+		return;
+	}
+	if (flags & MFD_EXEC_FLAG) {
+		fail(c, -EACCES);
+		return;
+	}
+	fd = (int)syscall(SYS_memfd_create, name, flags | MFD_NOEXEC_SEAL_FLAG);
+	if (fd < 0) {
+		fail(c, -errno);
+		return;
+	}
+	respond_fd(c, fd, flags & MFD_CLOEXEC);
+	close(fd);
+}
+
 void handle_file(struct call *c)
 {
 	if (handle_open(c) || handle_meta(c) || handle_entry(c) ||
 	    handle_attr(c))
 		return;
 	switch (c->nr) {
+	case SYS_memfd_create:
+		h_memfd(c);
+		return;
 	case SYS_chdir:
 		h_chdir(c);
 		return;

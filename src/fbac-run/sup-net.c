@@ -22,19 +22,12 @@
 #include <linux/netlink.h>
 
 #include "macro.h"
+#include "sup-net.h"
 #include "sup.h"
 #include "target.h"
 
-#define MAX_SEND (4u << 20)
-#define MAX_CONTROL 4096
-#define MAX_IOV 1024
 
-struct addr {
-	struct sockaddr_storage ss;
-	socklen_t len;
-};
-
-static int read_addr(struct call *c, uint64_t ptr, uint64_t len,
+int read_addr(struct call *c, uint64_t ptr, uint64_t len,
 		     struct addr *a)
 {
 	memset(a, 0, sizeof(*a));
@@ -48,7 +41,7 @@ static int read_addr(struct call *c, uint64_t ptr, uint64_t len,
 	return 0;
 }
 
-static int sock_opt(int fd, int opt)
+int sock_opt(int fd, int opt)
 {
 	int v = 0;
 	socklen_t l = sizeof(v);
@@ -68,7 +61,7 @@ static int sock_type(int fd)
  * socket: TCP and unix streams. SCTP streams can set up an association
  * from sendmsg, so they do not qualify.
  */
-static bool stream_ignores_address(int fd)
+bool stream_ignores_address(int fd)
 {
 	int domain = sock_opt(fd, SO_DOMAIN), proto = sock_opt(fd, SO_PROTOCOL);
 
@@ -86,7 +79,7 @@ static bool stream_ignores_address(int fd)
  * our descriptor of it) replaces the path in *a. Return: 0 to proceed,
  * or a negative errno.
  */
-static int decide_addr(struct call *c, int sock, enum fbac_op op,
+int decide_addr(struct call *c, int sock, enum fbac_op op,
 		       struct addr *a, struct resolved *keep)
 {
 	struct fbac_query q = { .op = op };
@@ -271,226 +264,6 @@ out:
 	respond(c, 0, err);
 }
 
-static void h_sendto(struct call *c)
-{
-	struct resolved keep;
-	_cleanup_free_ char *buf = NULL;
-	uint64_t len = ARG(c, 2);
-	struct addr a;
-	ssize_t n = 0;
-	int sock, err;
-
-	err = read_addr(c, ARG(c, 4), ARG(c, 5), &a);
-	if (err < 0) {
-		respond(c, 0, err);
-		return;
-	}
-	if (len > MAX_SEND) {
-		respond(c, 0, -EMSGSIZE);
-		return;
-	}
-	sock = target_getfd(c->tid, (int)ARG(c, 0));
-	if (sock < 0) {
-		respond(c, 0, sock);
-		return;
-	}
-	err = decide_addr(c, sock, FBAC_OP_NETWORK_OUTGOING, &a, &keep);
-	if (err < 0)
-		goto out;
-	buf = malloc(len ? len : 1);
-	if (!buf) {
-		err = -ENOMEM;
-		goto out;
-	}
-	if (target_read(c->tid, ARG(c, 1), buf, len) < 0) {
-		err = -EFAULT;
-		goto out;
-	}
-	n = sendto(sock, buf, len, (int)ARG(c, 3) | MSG_NOSIGNAL,
-		   (struct sockaddr *)&a.ss, a.len);
-	if (n < 0)
-		err = -errno;
-out:
-	resolved_close(&keep);
-	close(sock);
-	respond(c, err ? 0 : n, err);
-}
-
-/* Copy one msghdr's data and control (with the target's descriptors
- * translated into ours) and send it; return bytes sent or -errno. */
-static ssize_t send_one(struct call *c, int sock, uint64_t mptr, int flags)
-{
-	struct msghdr m, out = { 0 };
-	struct iovec riov[MAX_IOV];
-	_cleanup_free_ char *data = NULL, *control = NULL;
-	int fds[MAX_CONTROL / sizeof(int)], nfds = 0;
-	struct resolved keep = { .fd = -1, .parent_fd = -1 };
-	struct addr a;
-	size_t total = 0;
-	ssize_t n = 0;
-	int err = 0;
-
-	if (target_read(c->tid, mptr, &m, sizeof(m)) < 0)
-		return -EFAULT;
-	if (m.msg_iovlen > MAX_IOV || m.msg_controllen > MAX_CONTROL)
-		return -EMSGSIZE;
-	if (m.msg_name) {
-		if ((err = read_addr(c, (uint64_t)(uintptr_t)m.msg_name,
-				     m.msg_namelen, &a)) < 0)
-			return err;
-		if ((err = decide_addr(c, sock, FBAC_OP_NETWORK_OUTGOING, &a,
-				       &keep)) < 0)
-			return err;
-		out.msg_name = &a.ss;
-		out.msg_namelen = a.len;
-	}
-	if (target_read(c->tid, (uint64_t)(uintptr_t)m.msg_iov, riov,
-			m.msg_iovlen * sizeof(*riov)) < 0) {
-		err = -EFAULT;
-		goto out;
-	}
-	for (size_t i = 0; i < m.msg_iovlen; i++) {
-		total += riov[i].iov_len;
-		if (total > MAX_SEND) {
-			err = -EMSGSIZE;
-			goto out;
-		}
-	}
-	data = malloc(total ? total : 1);
-	if (!data) {
-		err = -ENOMEM;
-		goto out;
-	}
-	for (size_t i = 0, o = 0; i < m.msg_iovlen; i++) {
-		if (target_read(c->tid, (uint64_t)(uintptr_t)riov[i].iov_base,
-				data + o, riov[i].iov_len) < 0) {
-			err = -EFAULT;
-			goto out;
-		}
-		o += riov[i].iov_len;
-	}
-	if (m.msg_controllen) {
-		struct msghdr tmp = { 0 };
-
-		control = calloc(1, m.msg_controllen);
-		if (!control) {
-			err = -ENOMEM;
-			goto out;
-		}
-		if (target_read(c->tid, (uint64_t)(uintptr_t)m.msg_control,
-				control, m.msg_controllen) < 0) {
-			err = -EFAULT;
-			goto out;
-		}
-		tmp.msg_control = control;
-		tmp.msg_controllen = m.msg_controllen;
-		/* Descriptors passed along are the target's: take copies. */
-		for (struct cmsghdr *cm = CMSG_FIRSTHDR(&tmp); cm;
-		     cm = CMSG_NXTHDR(&tmp, cm)) {
-			int *v;
-			size_t k;
-
-			if (cm->cmsg_level != SOL_SOCKET ||
-			    cm->cmsg_type != SCM_RIGHTS)
-				continue;
-			/* The program wrote cmsg_len: trust nothing in it. */
-			if (cm->cmsg_len < CMSG_LEN(0) ||
-			    cm->cmsg_len > m.msg_controllen -
-						   (size_t)((char *)cm - control)) {
-				err = -EINVAL;
-				goto out;
-			}
-			v = (int *)CMSG_DATA(cm);
-			k = (cm->cmsg_len - CMSG_LEN(0)) / sizeof(int);
-			if (k > ARRAY_SIZE(fds) - (size_t)nfds) {
-				err = -EINVAL;
-				goto out;
-			}
-			for (size_t i = 0; i < k; i++) {
-				int fd = target_getfd(c->tid, v[i]);
-
-				if (fd < 0) {
-					err = fd;
-					goto out;
-				}
-				fds[nfds++] = fd;
-				v[i] = fd;
-			}
-		}
-		out.msg_control = control;
-		out.msg_controllen = m.msg_controllen;
-	}
-	{
-		struct iovec one = { data, total };
-
-		out.msg_iov = &one;
-		out.msg_iovlen = 1;
-		n = sendmsg(sock, &out, flags | MSG_NOSIGNAL);
-		if (n < 0)
-			err = -errno;
-	}
-out:
-	for (int i = 0; i < nfds; i++)
-		close(fds[i]);
-	resolved_close(&keep);
-	return err ? err : n;
-}
-
-static void h_sendmsg(struct call *c, bool many)
-{
-	int flags = (int)ARG(c, many ? 3 : 2);
-	int sock, type = 0;
-	ssize_t n;
-
-	sock = target_getfd(c->tid, (int)ARG(c, 0));
-	if (sock < 0) {
-		respond(c, 0, sock);
-		return;
-	}
-	(void)type;
-	if (stream_ignores_address(sock) && !(flags & MSG_FASTOPEN)) {
-		close(sock);
-		respond_continue(c);
-		return;
-	}
-	if (!many) {
-		n = send_one(c, sock, ARG(c, 1), flags);
-		close(sock);
-		respond(c, n < 0 ? 0 : n, n < 0 ? (int)n : 0);
-		return;
-	}
-	{
-		uint64_t vec = ARG(c, 1);
-		unsigned vlen = (unsigned)ARG(c, 2), done = 0;
-		int err = 0;
-
-		if (vlen > MAX_IOV)
-			vlen = MAX_IOV;
-		for (; done < vlen; done++) {
-			uint64_t at = vec + done * sizeof(struct mmsghdr);
-			unsigned len;
-
-			n = send_one(c, sock, at, flags);
-			if (n < 0) {
-				err = (int)n;
-				break;
-			}
-			len = (unsigned)n;
-			if (target_write(c->tid,
-					 at + offsetof(struct mmsghdr, msg_len),
-					 &len, sizeof(len)) < 0) {
-				err = -EFAULT;
-				break;
-			}
-		}
-		close(sock);
-		if (done)
-			respond(c, done, 0);
-		else
-			respond(c, 0, err);
-	}
-}
-
 /*
  * listen() on an unbound socket binds it to a port the kernel picks,
  * without a bind() we could decide: that needs incoming on any port.
@@ -540,13 +313,13 @@ void handle_net(struct call *c)
 		h_listen(c);
 		return;
 	case SYS_sendto:
-		h_sendto(c);
+		handle_sendto(c);
 		return;
 	case SYS_sendmsg:
-		h_sendmsg(c, false);
+		handle_sendmsg(c, false);
 		return;
 	case SYS_sendmmsg:
-		h_sendmsg(c, true);
+		handle_sendmsg(c, true);
 		return;
 	default:
 		respond(c, 0, -ENOSYS);

@@ -64,6 +64,13 @@ static bool decide_open(struct call *c, const struct resolved *r, int flags,
 		return decide_path(c, FBAC_OP_FILE_GETATTR, r->path);
 	if (created && !decide_path(c, FBAC_OP_FILE_CREATE, r->path))
 		return false;
+	/* Access mode 3 (ioctl-only opens) needs read and write, as the
+	 * kernel itself asks, and the device ioctl right. */
+	if (acc == O_ACCMODE &&
+	    (!decide_path(c, FBAC_OP_FILE_IOCTL, r->path) ||
+	     !decide_path(c, FBAC_OP_FILE_READ, r->path) ||
+	     !decide_path(c, FBAC_OP_FILE_WRITE, r->path)))
+		return false;
 	if (acc == O_RDONLY || acc == O_RDWR) {
 		if (!decide_path(c, r->is_dir ? FBAC_OP_DIR_READ :
 						FBAC_OP_FILE_READ,
@@ -73,11 +80,12 @@ static bool decide_open(struct call *c, const struct resolved *r, int flags,
 	if (acc == O_WRONLY || acc == O_RDWR) {
 		/* Appending is the narrower right; a writer may append too.
 		 * One decision (and at most one denial line) either way. */
-		enum fbac_op op = (flags & O_APPEND) &&
-						  would_allow_path(c, FBAC_OP_FILE_APPEND,
-								   r->path) ?
-					  FBAC_OP_FILE_APPEND :
-					  FBAC_OP_FILE_WRITE;
+		enum fbac_op op = FBAC_OP_FILE_WRITE;
+
+		/* Denied either way, the narrower right is the one named. */
+		if ((flags & O_APPEND) &&
+		    !would_allow_path(c, FBAC_OP_FILE_WRITE, r->path))
+			op = FBAC_OP_FILE_APPEND;
 
 		if (!decide_path(c, op, r->path))
 			return false;
@@ -169,13 +177,36 @@ again:
 	if (flags & O_PATH) {
 		/*
 		 * The kernel will not inject an O_PATH file (ADDFD takes
-		 * fget(), which skips them), so this one call continues. An
-		 * O_PATH descriptor reads nothing and writes nothing: its
-		 * uses (as a dirfd, reopening through /proc, exec) are
-		 * notified and decided again on what it names. A path swapped
-		 * in between could at most reveal metadata (file_getattr).
+		 * fget(), which skips them), and continuing would let a
+		 * swapped path through. Where reading is allowed, a read-only
+		 * descriptor serves every use of an O_PATH one (a dirfd,
+		 * fstat, fchdir); elsewhere, and for what opening would
+		 * disturb (devices, FIFOs, sockets, symlinks), refuse.
 		 */
-		respond_continue(c);
+		if (fstat(r.fd, &st) < 0 ||
+		    !(S_ISREG(st.st_mode) || S_ISDIR(st.st_mode)) ||
+		    !would_allow_path(c, r.is_dir ? FBAC_OP_DIR_READ :
+						    FBAC_OP_FILE_READ,
+				      r.path)) {
+			/*
+			 * Not readable: the descriptor must stay O_PATH, which
+			 * only the kernel can make. It continues, decided on
+			 * file_getattr above; a path swapped in meanwhile can
+			 * show metadata at most (fstat), as every later use of
+			 * the descriptor is decided again.
+			 */
+			respond_continue(c);
+			goto out;
+		}
+		fdname(name, sizeof(name), r.fd);
+		fd = open(name, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK |
+					(r.is_dir ? O_DIRECTORY : 0));
+		if (fd < 0) {
+			fail(c, -errno);
+			goto out;
+		}
+		respond_fd(c, fd, cloexec);
+		close(fd);
 		goto out;
 	}
 	fdname(name, sizeof(name), r.fd);
@@ -203,10 +234,39 @@ again:
 		}
 		goto out;
 	}
-	fd = open(name, flags);
+	/* Never wait on our thread: a lease being broken, a device that
+	 * waits for a carrier. What would block goes to a worker. */
+	fd = open(name, flags | O_NONBLOCK);
+	if (fd < 0 && (errno == EWOULDBLOCK || errno == EAGAIN) &&
+	    !(flags & O_NONBLOCK)) {
+		struct open_req *o = calloc(1, sizeof(*o));
+
+		if (!o) {
+			fail(c, -ENOMEM);
+			goto out;
+		}
+		o->c = *c;
+		o->req = *c->req;
+		o->fd = r.fd;
+		o->flags = flags;
+		o->cloexec = cloexec;
+		r.fd = -1;
+		if ((err = run_slow(open_blocking, o)) < 0) {
+			close(o->fd);
+			free(o);
+			fail(c, err);
+		}
+		goto out;
+	}
 	if (fd < 0) {
 		fail(c, -errno);
 		goto out;
+	}
+	if (!(flags & O_NONBLOCK)) {
+		int fl = fcntl(fd, F_GETFL);
+
+		if (fl >= 0)
+			(void)fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
 	}
 	respond_fd(c, fd, cloexec);
 	close(fd);
