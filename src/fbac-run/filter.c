@@ -9,7 +9,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/filter.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 #include <sys/socket.h>
 #include <termios.h>
 
@@ -85,10 +90,58 @@ static int rule(scmp_filter_ctx ctx, uint32_t action, const char *name)
 	return 0;
 }
 
+#ifndef SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV
+#define SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV (1UL << 5) /* 5.19 */
+#endif
+
+/*
+ * Load the filter ourselves rather than with seccomp_load(): libseccomp
+ * 2.5 cannot ask for WAIT_KILLABLE_RECV. With it, once the supervisor
+ * has received a call, only a fatal signal interrupts the program's wait,
+ * so the answer we write into its memory (a stat buffer) can never land
+ * after it has moved on and reused that memory.
+ */
+static int load_killable(scmp_filter_ctx ctx)
+{
+	_cleanup_close_ int mfd = -1;
+	_cleanup_free_ struct sock_filter *insns = NULL;
+	struct sock_fprog prog;
+	struct stat st;
+	int r, fd;
+
+	mfd = (int)syscall(SYS_memfd_create, "fbac-filter", MFD_CLOEXEC);
+	if (mfd < 0)
+		return log_error(-errno, "cannot create a memfd: %m");
+	if ((r = seccomp_export_bpf(ctx, mfd)) < 0)
+		return log_error(r, "cannot export the seccomp filter: %s",
+				 strerror(-r));
+	if (fstat(mfd, &st) < 0 || st.st_size <= 0 ||
+	    st.st_size % (off_t)sizeof(struct sock_filter) ||
+	    st.st_size / (off_t)sizeof(struct sock_filter) > BPF_MAXINSNS)
+		return log_error(-EINVAL, "the exported seccomp filter is malformed");
+	insns = malloc((size_t)st.st_size);
+	if (!insns)
+		return log_error(-ENOMEM, "out of memory");
+	if (pread(mfd, insns, (size_t)st.st_size, 0) != st.st_size)
+		return log_error(-EIO, "cannot read the exported seccomp filter");
+	prog.len = (unsigned short)(st.st_size / (off_t)sizeof(*insns));
+	prog.filter = insns;
+	fd = (int)syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER,
+			  SECCOMP_FILTER_FLAG_NEW_LISTENER |
+				  SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV,
+			  &prog);
+	if (fd < 0 && errno == EINVAL) /* before 5.19: interruptible waits */
+		fd = (int)syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER,
+				  SECCOMP_FILTER_FLAG_NEW_LISTENER, &prog);
+	if (fd < 0)
+		return log_error(-errno, "cannot load the seccomp filter: %m");
+	return fd;
+}
+
 int filter_load(void)
 {
 	_cleanup_(seccomp_releasep) scmp_filter_ctx ctx = NULL;
-	int r, fd;
+	int r;
 
 	ctx = seccomp_init(SCMP_ACT_ALLOW);
 	if (!ctx)
@@ -145,13 +198,7 @@ int filter_load(void)
 				  SCMP_A4(SCMP_CMP_NE, 0))) < 0)
 		return log_error(r, "cannot add the sendto rule: %s",
 				 strerror(-r));
-	if ((r = seccomp_load(ctx)) < 0)
-		return log_error(r, "cannot load the seccomp filter: %s",
-				 strerror(-r));
-	fd = seccomp_notify_fd(ctx);
-	if (fd < 0)
-		return log_error(fd, "cannot get the seccomp listener");
-	return fd;
+	return load_killable(ctx);
 }
 
 const char *filter_syscall_name(int nr)

@@ -34,6 +34,13 @@ static int resolve_entry(struct call *c, int dirfd, uint64_t path,
 
 	if (err < 0)
 		return err;
+	/* ".", ".." or "/": no name to create or remove there. */
+	if (r->parent_fd < 0) {
+		bool root = !strcmp(r->path, "/");
+
+		resolved_close(r);
+		return root ? -EBUSY : -EINVAL;
+	}
 	if (!decide_path(c, op, r->path)) {
 		resolved_close(r);
 		return -EACCES;

@@ -252,6 +252,11 @@ int resolve_path(struct call *c, int dirfd, const char *arg, unsigned flags,
 		leaf = slash ? slash + 1 : path;
 		if (!*leaf || !strcmp(leaf, ".") || !strcmp(leaf, "..") ||
 		    strlen(leaf) >= sizeof(out->leaf)) {
+			/* ".", ".." and "/" exist; they have no parent entry to
+			 * create or remove, which the callers that need one
+			 * see from parent_fd < 0. */
+			if (out->fd >= 0)
+				goto done;
 			r = !*leaf ? -EBUSY : -EINVAL;
 			goto fail;
 		}
@@ -288,6 +293,7 @@ int resolve_path(struct call *c, int dirfd, const char *arg, unsigned flags,
 		r = out->fd;
 		goto fail;
 	}
+done:
 	close(base);
 	if (is_ours(c, out->path)) {
 		resolved_close(out);

@@ -1,0 +1,390 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# What does fbac-run cost on real workloads, next to its peers? Run by
+# `make bench` (which sets FBAC_BUILD), or by hand:
+#
+#   FBAC_BUILD=build bash bench/bench-run.sh
+#
+# For each workload it measures wall-clock medians natively, under fbac-run
+# (a fitting shipped functionality, library profiles/), under
+# `strace -f -qq -o /dev/null` (the ptrace anchor), under bubblewrap and
+# under firejail, and prints one table: the medians in ms and, in
+# parentheses, the ratio to native measured in the same run. A peer that is
+# not installed shows n/a; nothing here is required but bash, coreutils and
+# a C compiler. Numbers, no pass/fail: the script fails only if it cannot
+# run at all.
+#
+# The optional tools (benchmarks are not run by CI, so .ci/ does not
+# install them):
+#
+#   apt-get install -y hyperfine bubblewrap firejail strace
+#
+# Without hyperfine a bash loop times the runs, the sandboxes interleaved
+# run by run (bash's EPOCHREALTIME, or date +%s%N), and takes the median. Before timing, every command runs once (this also warms the
+# caches); its exit status is compared with native, and under fbac-run its
+# --log is read: the `notes` column says when a run failed or fbac-run denied
+# something, because such a figure measures something else than the
+# workload.
+#
+# Workloads (all run with the working directory in a scratch tree $WORK):
+#   open/stat   tests/progs/bench-openstat: BENCH_N (20000) open+close, then
+#               BENCH_N stat, of files in $WORK and /etc/passwd; also prints
+#               its own microseconds per operation (second table)
+#   compile     gcc -O2 -c of four files of lib/ (copied to $WORK)
+#   find        find /usr/share -xdev
+#   tar         tar -cf /dev/null /usr/include
+#   python      /usr/bin/python3 -c 'import email, json, http.client'
+#   startup     /bin/true (what launching costs)
+#
+# Environment: FBAC_BUILD (build directory, default build/), BENCH_RUNS
+# (timed runs per cell, default 5, at least 5 is sensible), BENCH_N,
+# BENCH_ONLY (a space-separated subset of the workload names above),
+# BENCH_WITHOUT (tools to treat as not installed, e.g. "hyperfine strace"),
+# BENCH_KEEP=1 (keep the scratch tree).
+# A full run takes about 4 minutes on 2 cores, mostly strace.
+#
+# The machine this project is measured on is a noisy 2-vCPU VM: ratios
+# within about +-15% of 1.0 mean nothing (docs: shared research notes,
+# perf-baselines.md).
+
+set -uo pipefail
+
+REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+BUILD=${FBAC_BUILD:-$REPO/build}
+case $BUILD in
+/*) ;;
+*) BUILD=$REPO/$BUILD ;;
+esac
+FBAC_RUN=$BUILD/fbac-run
+RUNS=${BENCH_RUNS:-5}
+N=${BENCH_N:-20000}
+ONLY=${BENCH_ONLY:-}
+
+if [[ ! -x $FBAC_RUN ]]; then
+	echo "bench-run: no $FBAC_RUN: run make" >&2
+	exit 1
+fi
+[[ $RUNS =~ ^[1-9][0-9]*$ ]] || { echo "bench-run: BENCH_RUNS: not a number" >&2; exit 1; }
+
+# The shipped library; never the user's or an administrator's test layer.
+export FBAC_DATADIR=$REPO/profiles
+unset FBAC_ADMIN_DIR
+export LC_ALL=C
+
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/fbac-bench.XXXXXX") || exit 1
+WORK=$(cd "$WORK" && pwd -P)
+if [[ $WORK == *[[:space:]]* ]]; then
+	echo "bench-run: the scratch directory '$WORK' has blanks; set TMPDIR" >&2
+	rm -rf -- "$WORK"
+	exit 1
+fi
+trap '[[ -n ${BENCH_KEEP:-} ]] || rm -rf -- "$WORK"' EXIT
+mkdir -p "$WORK/tmp" "$WORK/src" "$WORK/data" "$WORK/home/.config/fbac"
+# gcc's temporary files go where every sandbox lets it write.
+export TMPDIR=$WORK/tmp
+# No user layer of the person running the bench.
+export FBAC_USER_DIR=$WORK/home/.config/fbac
+cd "$WORK" || exit 1
+
+# have TOOL: installed, and not listed in BENCH_WITHOUT (a space-separated
+# list of tools to treat as missing, to try the fallbacks).
+have() {
+	[[ " ${BENCH_WITHOUT:-} " != *" $1 "* ]] && command -v "$1" >/dev/null 2>&1
+}
+
+# ---------------------------------------------------------------- helpers
+# The open/stat program: the built one if it is up to date, else compiled
+# here.
+OPENSTAT=$BUILD/tests/progs/bench-openstat
+if [[ ! -x $OPENSTAT || $REPO/tests/progs/bench-openstat.c -nt $OPENSTAT ]]; then
+	OPENSTAT=$WORK/bench-openstat
+	if ! ${CC:-cc} -O2 -o "$OPENSTAT" "$REPO/tests/progs/bench-openstat.c"; then
+		echo "bench-run: cannot compile tests/progs/bench-openstat.c" >&2
+		exit 1
+	fi
+fi
+for i in 0 1 2 3; do
+	printf 'bench data %d\n' "$i" >"$WORK/data/f$i"
+done
+cp "$REPO"/lib/*.c "$REPO"/lib/*.h "$WORK/src/"
+
+PY=/usr/bin/python3
+[[ -x $PY ]] || PY=$(command -v python3 || echo /usr/bin/python3)
+
+# ---------------------------------------------------------------- workloads
+# name | fbac-run options (one per line in FBAC_OPTS) | command
+declare -a W_NAMES=() W_CMDS=()
+declare -A FBAC_OPTS=()
+
+workload() {
+	local name=$1 opts=$2
+	shift 2
+	if [[ -n $ONLY && " $ONLY " != *" $name "* ]]; then
+		return
+	fi
+	W_NAMES+=("$name")
+	W_CMDS+=("$(quote "$@")")
+	FBAC_OPTS[$name]=$opts
+}
+
+# quote ARG...: one command line, each argument single-quoted (what
+# hyperfine -N and our own runner split again).
+quote() {
+	local a out=
+	for a; do
+		out+="'${a//\'/\'\\\'\'}' "
+	done
+	printf '%s' "${out% }"
+}
+
+# split STRING: set CMD to the words of a line made by quote.
+split() {
+	eval "CMD=($1)"
+}
+
+# The fbac-run options are words: $WORK has no blanks (mktemp's name under
+# TMPDIR), checked below.
+workload open/stat "--as Text_Viewer -D Text_Viewer.files=$WORK" \
+	"$OPENSTAT" "$N" "$WORK/data/f0" "$WORK/data/f1" "$WORK/data/f2" \
+	"$WORK/data/f3" /etc/passwd
+workload compile "--as Software_Build -D Software_Build.sources=$WORK" \
+	gcc -O2 -std=gnu11 -D_GNU_SOURCE -iquote "$WORK/src" -c \
+	"$WORK/src/path.c" "$WORK/src/policy.c" "$WORK/src/resolve.c" \
+	"$WORK/src/profile.c"
+workload find "--as Text_Viewer -D Text_Viewer.files=$WORK" \
+	find /usr/share -xdev
+# tar stat(2)s / itself: Read_Only_Files grants just that.
+workload tar "--as Archive_Manager --as Read_Only_Files -D Archive_Manager.sources=/usr/include -D Archive_Manager.destinations=$WORK -D Read_Only_Files.files=/" \
+	tar -cf /dev/null /usr/include
+# http.client imports ssl, which reads the OpenSSL configuration.
+workload python "--as Script_Interpreter --as TLS_Certificates -D Script_Interpreter.projects=$WORK" \
+	"$PY" -c 'import email, json, http.client'
+workload startup "--as Text_Viewer -D Text_Viewer.files=$WORK" /bin/true
+
+# ---------------------------------------------------------------- sandboxes
+MODES=(native fbac-run strace bwrap firejail)
+declare -A AVAIL=([native]=1 [fbac-run]=1)
+have strace && AVAIL[strace]=1
+have bwrap && AVAIL[bwrap]=1
+have firejail && AVAIL[firejail]=1
+
+# prefix MODE WORKLOAD [LOG]: the command line put before the workload.
+prefix() {
+	local mode=$1 name=$2 log=${3:-}
+	local -a p=()
+	case $mode in
+	native) ;;
+	fbac-run)
+		p=("$FBAC_RUN" -q)
+		[[ -z $log ]] || p+=("--log=$log")
+		# shellcheck disable=SC2206 # the options are words
+		p+=(${FBAC_OPTS[$name]})
+		;;
+	strace) p=(strace -f -qq -o /dev/null) ;;
+	bwrap)
+		p=(bwrap --ro-bind / / --dev /dev --proc /proc --unshare-all
+			--die-with-parent --bind "$WORK" "$WORK" --chdir "$WORK")
+		;;
+	firejail) p=(firejail --quiet --noprofile) ;;
+	esac
+	[[ ${#p[@]} -eq 0 ]] || quote "${p[@]}"
+}
+
+# cmdline MODE INDEX [LOG]: the full command line of a cell.
+cmdline() {
+	local p
+	p=$(prefix "$1" "${W_NAMES[$2]}" "${3:-}")
+	printf '%s%s' "${p:+$p }" "${W_CMDS[$2]}"
+}
+
+# ---------------------------------------------------------------- checking
+# One run of each cell: exit status (compared with native), fbac-run's
+# denials, and bench-openstat's own figures.
+declare -A STATUS=() NOTES=() OPENSTAT_OUT=()
+
+check_cells() {
+	local i mode name line log rc den
+	for i in "${!W_NAMES[@]}"; do
+		name=${W_NAMES[$i]}
+		for mode in "${MODES[@]}"; do
+			[[ -n ${AVAIL[$mode]:-} ]] || continue
+			log=
+			if [[ $mode == fbac-run ]]; then
+				log=$WORK/check.log
+				rm -f "$log"
+			fi
+			split "$(cmdline "$mode" "$i" "$log")"
+			rc=0
+			"${CMD[@]}" >"$WORK/check.out" 2>"$WORK/check.err" </dev/null || rc=$?
+			STATUS[$name,$mode]=$rc
+			if [[ $name == open/stat ]]; then
+				OPENSTAT_OUT[$mode]=$(grep -o 'open+close_us=.*' "$WORK/check.out")
+			fi
+			line=
+			if [[ $mode != native && $rc != "${STATUS[$name,native]}" ]]; then
+				line="$mode exit $rc (native ${STATUS[$name,native]})"
+			fi
+			if [[ -n $log ]]; then
+				den=0
+				[[ ! -f $log ]] || den=$(grep -c '"decision": "deny"' "$log")
+				if [[ $den -gt 0 ]]; then
+					line="${line:+$line, }fbac-run $den denials: $(grep -o '"operation": "[a-z_]*", "object": "[^"]*"' "$log" |
+						head -n 2 | sed 's/"operation": "\([^"]*\)", "object": "\([^"]*\)"/\1 \2/' |
+						paste -sd ';' -)"
+				fi
+			fi
+			if [[ -n $line ]]; then
+				NOTES[$name]="${NOTES[$name]:+${NOTES[$name]}; }$line"
+				if [[ $rc != 0 ]]; then
+					NOTES[$name]+=" [$(head -n 1 "$WORK/check.err" | cut -c1-80)]"
+				fi
+			fi
+		done
+	done
+}
+
+# ---------------------------------------------------------------- timing
+declare -A MEDIAN=()
+
+# median_of NUMBER...: the median (the mean of the two middle ones).
+median_of() {
+	printf '%s\n' "$@" | sort -n | awk '{ v[NR] = $1 } END {
+		if (NR == 0) exit 1
+		if (NR % 2) print v[(NR + 1) / 2]
+		else printf "%.6f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
+# now_us: microseconds, from bash's clock when it has one (no fork), else
+# from date +%s%N.
+now_us() {
+	if [[ -n ${EPOCHREALTIME:-} ]]; then
+		local t=${EPOCHREALTIME/[.,]/}
+		echo "$((10#$t))"
+	else
+		echo $(($(date +%s%N) / 1000))
+	fi
+}
+
+# time_loop INDEX: time every mode of workload INDEX with a bash loop,
+# the modes interleaved run by run; medians in ms.
+time_loop() {
+	local i=$1 name=${W_NAMES[$1]} r mode t0 t1
+	declare -A samples=()
+	for ((r = 0; r < RUNS; r++)); do
+		for mode in "${MODES[@]}"; do
+			[[ -n ${AVAIL[$mode]:-} ]] || continue
+			split "$(cmdline "$mode" "$i")"
+			t0=$(now_us)
+			"${CMD[@]}" >/dev/null 2>&1 </dev/null
+			t1=$(now_us)
+			samples[$mode]+=" $((t1 - t0))"
+		done
+	done
+	for mode in "${MODES[@]}"; do
+		[[ -n ${AVAIL[$mode]:-} ]] || continue
+		# shellcheck disable=SC2086 # a list of numbers
+		MEDIAN[$name,$mode]=$(median_of ${samples[$mode]} | awk '{ printf "%.3f", $1 / 1000 }')
+	done
+}
+
+# time_hyperfine INDEX: one hyperfine run over every mode of workload INDEX.
+time_hyperfine() {
+	local i=$1 name=${W_NAMES[$1]} mode
+	local -a args=(-N --style none --warmup 0 --runs "$RUNS" -i
+		--export-csv "$WORK/h.csv")
+	for mode in "${MODES[@]}"; do
+		[[ -n ${AVAIL[$mode]:-} ]] || continue
+		args+=(-n "$mode" "$(cmdline "$mode" "$i")")
+	done
+	if ! hyperfine "${args[@]}" >/dev/null 2>"$WORK/h.err"; then
+		echo "bench-run: hyperfine failed on $name: $(head -n 3 "$WORK/h.err")" >&2
+		time_loop "$i"
+		return
+	fi
+	while IFS=, read -r mode _ _ median _; do
+		[[ $mode == command ]] && continue
+		MEDIAN[$name,$mode]=$(awk -v s="$median" 'BEGIN { printf "%.3f", s * 1000 }')
+	done <"$WORK/h.csv"
+}
+
+# ---------------------------------------------------------------- report
+cell() {
+	local name=$1 mode=$2 m n
+	if [[ -z ${AVAIL[$mode]:-} ]]; then
+		printf 'n/a'
+		return
+	fi
+	m=${MEDIAN[$name,$mode]:-}
+	n=${MEDIAN[$name,native]:-}
+	if [[ -z $m ]]; then
+		printf 'n/a'
+	elif [[ $mode == native ]]; then
+		printf '%.1f' "$m"
+	else
+		awk -v m="$m" -v n="$n" 'BEGIN {
+			if (n > 0) printf "%.1f (x%.2f)", m, m / n
+			else printf "%.1f", m }'
+	fi
+}
+
+versions() {
+	local v
+	echo "date:      $(date -u '+%Y-%m-%d %H:%M UTC')"
+	echo "machine:   $(uname -sr), $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg)"
+	echo "fbac-run:  $FBAC_RUN (uid $(id -u))"
+	if have hyperfine; then
+		echo "timing:    $(hyperfine --version), $RUNS runs per cell, median"
+	else
+		echo "timing:    bash loop, $RUNS interleaved runs per cell, median (hyperfine not installed)"
+	fi
+	for v in strace bwrap firejail; do
+		if have "$v"; then
+			echo "$(printf '%-10s' "$v:") $("$v" --version 2>&1 | head -n 1)"
+		else
+			echo "$(printf '%-10s' "$v:") not installed (n/a)"
+		fi
+	done
+}
+
+versions
+echo
+echo "checking each cell once (exit status, fbac-run denials)..."
+check_cells
+for i in "${!W_NAMES[@]}"; do
+	echo "timing ${W_NAMES[$i]}..."
+	if have hyperfine; then
+		time_hyperfine "$i"
+	else
+		time_loop "$i"
+	fi
+done
+
+echo
+echo "Wall-clock medians in ms (ratio to native, same run):"
+echo
+{
+	printf 'workload\tnative\tfbac-run\tstrace\tbwrap\tfirejail\tnotes\n'
+	for name in "${W_NAMES[@]}"; do
+		printf '%s' "$name"
+		for mode in "${MODES[@]}"; do
+			printf '\t%s' "$(cell "$name" "$mode")"
+		done
+		printf '\t%s\n' "${NOTES[$name]:--}"
+	done
+} | column -t -s $'\t' -o ' | '
+
+if [[ -n ${OPENSTAT_OUT[native]:-} ]]; then
+	echo
+	echo "open/stat, microseconds per operation (one run each, N=$N):"
+	for mode in "${MODES[@]}"; do
+		[[ -n ${AVAIL[$mode]:-} ]] || continue
+		printf '  %-9s %s\n' "$mode" "${OPENSTAT_OUT[$mode]:-failed}"
+	done
+fi
+echo
+echo "fbac-run policies:"
+for name in "${W_NAMES[@]}"; do
+	printf '  %-9s %s\n' "$name" "${FBAC_OPTS[$name]}"
+done
+exit 0

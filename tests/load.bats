@@ -1,0 +1,423 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# fbac-run under real load: a parallel build, shell pipelines under a signal
+# storm, a thousand threads, ten thousand processes. Each workload must end
+# with the results it has unconfined (same files, same output, same exit
+# status), and nothing may hang: every run is bounded by timeout(1).
+#
+#   tests/fixtures/load/lib/        the test library (FBAC_DATADIR):
+#                                   Load_System, the system basics, and
+#                                   Load_Work, everything in a work tree
+#   tests/fixtures/load/pipelines.sh  the shell workload of the storm test
+#   tests/progs/load-*.c            load-threads, load-spawn, load-storm
+#
+# Every test works in $W, a fresh tree under BATS_TEST_TMPDIR, and runs its
+# workload unconfined and then with
+#   timeout ... fbac-run --as Load_System --as Load_Work -D Load_Work.dirs=DIR \
+#       COMMAND
+# where DIR is $W or the part of it the workload owns.
+# Figures (times) are printed as TAP comments ('# ...'). The whole file takes
+# about a minute on 2 cores.
+
+# shellcheck disable=SC2154 # bats sets output, stderr, lines, status
+# shellcheck disable=SC2030,SC2031 # run's subshells see our variables
+
+bats_require_minimum_version 1.5.0
+
+load helpers
+
+LOAD_FIX=$REPO/tests/fixtures/load
+PROGS=$(cd "$FBAC_BUILD_DIR/tests/progs" 2>/dev/null && pwd -P || echo "$FBAC_BUILD_DIR/tests/progs")
+
+setup_file() {
+	[[ -x $FBAC_RUN ]] || return 0
+	# Whether this kernel can enforce what the test policy needs.
+	mkdir -p "$BATS_FILE_TMPDIR/probe"
+	FBAC_DATADIR=$LOAD_FIX/lib "$FBAC_RUN" --as Load_System --as Load_Work \
+		-D "Load_Work.dirs=$BATS_FILE_TMPDIR/probe" \
+		--check true >"$BATS_FILE_TMPDIR/check" 2>&1 || true
+}
+
+setup() {
+	[[ -x $FBAC_RUN ]] || fail "no $FBAC_RUN: run make"
+	local p
+	for p in load-threads load-spawn load-storm; do
+		[[ -x $PROGS/$p ]] || fail "no $PROGS/$p: run make test-progs"
+	done
+	local abi
+	abi=$(sed -n 's/^landlock ABI \([0-9]*\).*/\1/p' "$BATS_FILE_TMPDIR/check")
+	if [[ -z $abi ]] || grep -q '; missing:' "$BATS_FILE_TMPDIR/check"; then
+		skip_or_fail "this kernel's Landlock cannot enforce the test policy: $(tail -n1 "$BATS_FILE_TMPDIR/check")"
+	fi
+	export FBAC_DATADIR=$LOAD_FIX/lib
+	mkdir -p "$BATS_TEST_TMPDIR/w"
+	W=$(cd "$BATS_TEST_TMPDIR/w" && pwd -P)
+	BG_PIDS=$BATS_TEST_TMPDIR/bg.pids
+	: >"$BG_PIDS"
+	cd / || return 1
+}
+
+teardown() {
+	local pid
+	if [[ -f $BATS_TEST_TMPDIR/bg.pids ]]; then
+		while read -r pid; do
+			kill_tree "$pid"
+		done <"$BATS_TEST_TMPDIR/bg.pids"
+	fi
+	fbac_teardown
+}
+
+# ---------------------------------------------------------------------------
+# Helpers
+
+# confine DIR: set SANDBOX to the fbac-run command line that confines a
+# program to the system basics and the tree DIR (timeout runs it).
+confine() {
+	SANDBOX=("$FBAC_RUN" --as Load_System --as Load_Work -D "Load_Work.dirs=$1")
+}
+
+# track PID: kill PID and its descendants in teardown.
+track() {
+	printf '%s\n' "$1" >>"$BG_PIDS"
+}
+
+# descendants PID: the pids below PID.
+descendants() {
+	local c
+	# shellcheck disable=SC2013 # the files hold space-separated pids
+	for c in $(cat /proc/"$1"/task/*/children 2>/dev/null); do
+		printf '%s\n' "$c"
+		descendants "$c"
+	done
+}
+
+# kill_tree PID: SIGKILL PID and every process below it.
+kill_tree() {
+	local -a pids
+	mapfile -t pids < <(descendants "$1")
+	kill -KILL "$1" "${pids[@]}" 2>/dev/null || true
+}
+
+show_run() {
+	printf 'status: %s\n--- stdout:\n%s\n--- stderr:\n%s\n---\n' \
+		"$status" "$output" "${stderr-}" >&2
+}
+
+# expect_status N: the last run exited N.
+expect_status() {
+	[[ $status -eq $1 ]] && return 0
+	show_run
+	fail "expected exit status $1, got $status"
+}
+
+# need_commands CMD...: skip (fail with FBAC_MUST_WORK=1) unless all exist.
+need_commands() {
+	local c
+	for c; do
+		command -v "$c" >/dev/null 2>&1 ||
+			skip_or_fail "$c is not installed"
+	done
+}
+
+# ms_since T0: milliseconds since T0 (from now_ns).
+now_ns() {
+	date +%s%N
+}
+ms_since() {
+	echo $((($(now_ns) - $1) / 1000000))
+}
+
+# proc_field PID N: field N of /proc/PID/stat (4 ppid, 5 pgrp).
+proc_field() {
+	local stat n=$2
+	local -a f
+	stat=$(cat /proc/"$1"/stat 2>/dev/null) || return 1
+	# After the command name, which may hold blanks: field 3 on.
+	read -ra f <<<"${stat##*) }"
+	printf '%s\n' "${f[n - 3]}"
+}
+
+# note TEXT: a figure for the reader of the TAP output.
+note() {
+	printf '# %s\n' "$*" >&3
+}
+
+# ---------------------------------------------------------------------------
+# 1. A parallel build
+
+# make_project DIR: a copy of fbac's own lib/, src/common/ and src/fbac/
+# with a small Makefile that builds lib/libfbac.a and the fbac program.
+# -ffile-prefix-map keeps the directory out of the objects, so two copies
+# built in different directories must give the same bytes.
+make_project() {
+	local d=$1
+	mkdir -p "$d/lib" "$d/common" "$d/fbac" "$d/tmp"
+	cp "$REPO"/lib/*.[ch] "$d/lib/"
+	cp "$REPO"/src/common/*.[ch] "$d/common/"
+	cp "$REPO"/src/fbac/*.[ch] "$d/fbac/"
+	cat >"$d/Makefile" <<'EOF'
+CC := gcc
+CFLAGS := -std=gnu11 -O2 -g -Wall -ffile-prefix-map=$(CURDIR)=. \
+	-D_GNU_SOURCE -DFBAC_DATADIR='"/usr/share/fbac"' \
+	-DFBAC_SYSCONFDIR='"/etc/fbac"' -DFBAC_VERSION='"load-test"' \
+	-iquote lib -iquote common -iquote fbac
+LIB_OBJS := $(patsubst %.c,%.o,$(sort $(wildcard lib/*.c)))
+PROG_OBJS := $(patsubst %.c,%.o,$(sort $(wildcard common/*.c fbac/*.c)))
+
+all: fbac-bin
+lib/libfbac.a: $(LIB_OBJS)
+	rm -f $@
+	ar rcsD $@ $^
+fbac-bin: $(PROG_OBJS) lib/libfbac.a
+	$(CC) -o $@ $^ -lyaml
+%.o: %.c
+	$(CC) $(CFLAGS) -c -o $@ $<
+EOF
+}
+
+# products DIR: what the build made, with checksums, sorted.
+products() {
+	(cd "$1" && find . -name '*.o' -o -name '*.a' -o -name fbac-bin |
+		LC_ALL=C sort | xargs -r sha256sum)
+}
+
+@test "load: make -j4 of a real C project builds the same objects as unconfined" {
+	need_commands make gcc ar nm sha256sum
+	[[ -f /usr/include/yaml.h ]] || skip_or_fail "libyaml-dev is not installed"
+	make_project "$W/native"
+	make_project "$W/confined"
+
+	local t0 native_ms confined_ms
+	t0=$(now_ns)
+	run --separate-stderr env TMPDIR="$W/native/tmp" \
+		timeout -k 5 120 make -C "$W/native" -j4
+	native_ms=$(ms_since "$t0")
+	expect_status 0
+	local native_status=$status
+
+	t0=$(now_ns)
+	confine "$W/confined"
+	run --separate-stderr env TMPDIR="$W/confined/tmp" \
+		timeout -k 5 120 "${SANDBOX[@]}" make -C "$W/confined" -j4
+	confined_ms=$(ms_since "$t0")
+	note "make -j4: unconfined ${native_ms} ms, fbac-run ${confined_ms} ms"
+	[[ $status -ne 124 && $status -ne 137 ]] || {
+		show_run
+		fail "the confined build did not finish in 120 s"
+	}
+	expect_status "$native_status"
+
+	local want got
+	want=$(products "$W/native")
+	got=$(products "$W/confined")
+	# One object per source file, the archive and the program.
+	local n
+	n=$(find "$W/native/lib" "$W/native/common" "$W/native/fbac" -name '*.c' | wc -l)
+	[[ $(wc -l <<<"$want") -eq $((n + 2)) ]] ||
+		fail "unexpected products of the unconfined build: $want"
+	if [[ $got != "$want" ]]; then
+		diff <(echo "$want") <(echo "$got") >&2 || true
+		fail "the confined build made other files than the unconfined one"
+	fi
+	[[ $(nm "$W/native/fbac-bin") == "$(nm "$W/confined/fbac-bin")" ]] ||
+		fail "nm differs"
+	# And the program built inside works like the other.
+	[[ $(FBAC_DATADIR=$REPO/profiles "$W/confined/fbac-bin" list) == \
+		"$(FBAC_DATADIR=$REPO/profiles "$W/native/fbac-bin" list)" ]] ||
+		fail "the two fbac programs list different things"
+}
+
+# ---------------------------------------------------------------------------
+# 2. Shell pipelines under a signal storm
+
+# storm_run MODE DIR: run tests/fixtures/load/pipelines.sh in DIR, unconfined
+# (MODE native) or under fbac-run (MODE confined), in a session of its own,
+# while load-storm sends SIGCHLD and SIGWINCH to its whole process group and
+# SIGUSR1 to the shell (which traps it) and, confined, to fbac-run (which
+# forwards it to the shell). Sets RUN_STATUS, STORM (load-storm's counts)
+# and USR1 (the signals the shell saw).
+storm_run() {
+	local mode=$1 d=$2 pid sh pg usr1_to i storm
+	mkdir -p "$d"
+	cp "$LOAD_FIX/pipelines.sh" "$W/data" "$d/"
+	if [[ $mode == confined ]]; then
+		confine "$d"
+		setsid timeout -k 5 90 "${SANDBOX[@]}" \
+			bash "$d/pipelines.sh" "$d" 100 \
+			</dev/null >"$d/stdout" 2>"$d/stderr" 3>&- &
+	else
+		setsid timeout -k 5 90 bash "$d/pipelines.sh" "$d" 100 \
+			</dev/null >"$d/stdout" 2>"$d/stderr" 3>&- &
+	fi
+	pid=$!
+	track "$pid"
+	for ((i = 0; i < 400; i++)); do
+		[[ -s $d/ready ]] && break
+		sleep 0.025
+	done
+	[[ -s $d/ready ]] || {
+		cat "$d/stderr" >&2
+		fail "$mode: the shell did not start"
+		return
+	}
+	sh=$(<"$d/ready")
+	# Its process group is the session setsid made (timeout's).
+	pg=$(proc_field "$sh" 5)
+	[[ -n $pg ]] || fail "$mode: no process group for $sh" || return
+	# The shell's parent is fbac-run when confined, timeout otherwise
+	# (which SIGUSR1 would kill).
+	usr1_to=$sh
+	if [[ $mode == confined ]]; then
+		usr1_to=$(proc_field "$sh" 4)
+		[[ $(cat /proc/"$usr1_to"/comm) == fbac-run ]] ||
+			fail "the shell's parent is not fbac-run" || return
+	fi
+	"$PROGS/load-storm" 200 100 "17:-$pg" "28:-$pg" "10:$sh" \
+		"10:$usr1_to" >"$d/storm" 3>&- &
+	storm=$!
+	track "$storm"
+	touch "$d/go"
+	RUN_STATUS=0
+	wait "$pid" || RUN_STATUS=$?
+	kill -TERM "$storm" 2>/dev/null || true
+	wait "$storm" || true
+	STORM=$(<"$d/storm")
+	USR1=$(cat "$d/usr1" 2>/dev/null || echo none)
+}
+
+# Known limit (issue 5 stays open on it): a signal that arrives while a
+# notified call waits for the supervisor, before the supervisor has
+# received it, interrupts the call; without SA_RESTART (dash's SIGCHLD
+# handler) stat, open and execve then fail with EINTR, which they never do
+# unconfined. WAIT_KILLABLE_RECV closes the window after the receipt;
+# keeping these calls out of the supervisor (issue 7) closes the rest.
+# bats test_tags=known-limit
+@test "load: 100 shell pipelines in one fbac-run under a signal storm give the unconfined results" {
+	need_commands setsid awk
+	# 3000 short random lines, about a quarter with an x.
+	awk 'BEGIN { srand(7); for (i = 0; i < 3000; i++) { s = "";
+		n = 3 + int(rand() * 8); for (j = 0; j < n; j++)
+		s = s sprintf("%c", 97 + int(rand() * 26)); print s } }' >"$W/data"
+
+	local t0 ms
+	t0=$(now_ns)
+	storm_run native "$W/native"
+	ms=$(ms_since "$t0")
+	note "unconfined: ${ms} ms, storm $STORM, SIGUSR1 seen $USR1"
+	[[ $RUN_STATUS -eq 0 && -s $W/native/out ]] || {
+		cat "$W/native/stderr" >&2
+		fail "the unconfined run failed ($RUN_STATUS): the test is broken"
+	}
+	[[ $(grep -c ': status 0$' "$W/native/out") -eq 100 ]] ||
+		fail "the unconfined pipelines failed: the test is broken"
+
+	t0=$(now_ns)
+	storm_run confined "$W/confined"
+	ms=$(ms_since "$t0")
+	note "fbac-run: ${ms} ms, storm $STORM, SIGUSR1 seen $USR1"
+	local err
+	err=$(cat "$W/confined/stderr")
+	if [[ $RUN_STATUS -eq 124 || $RUN_STATUS -eq 137 ]]; then
+		printf '%s\n' "$err" >&2
+		fail "fbac-run did not finish in 90 s (hang)"
+	fi
+	if [[ $RUN_STATUS -ne 0 ]] || ! cmp -s "$W/native/out" "$W/confined/out"; then
+		printf -- '--- fbac-run exit status %s; stderr (first 30 lines):\n' \
+			"$RUN_STATUS" >&2
+		head -n 30 <<<"$err" >&2
+		printf -- '--- diff unconfined confined (first 30 lines):\n' >&2
+		diff "$W/native/out" "$W/confined/out" | head -n 30 >&2 || true
+		local failed eintr crashed
+		failed=$(grep -c ': status [1-9]' "$W/confined/out" || true)
+		eintr=$(grep -c 'Interrupted system call' <<<"$err" || true)
+		crashed=$(grep -Ec 'Aborted|Segmentation fault|stack smashing|free\(\)' <<<"$err" || true)
+		fail "the pipelines under fbac-run did not give the unconfined results:" \
+			"$failed of 100 pipelines failed; stderr has $eintr EINTR errors" \
+			"(from calls that never fail with EINTR unconfined) and $crashed" \
+			"crash messages"
+	fi
+	# The storm was on: the shell saw SIGUSR1 (forwarded by fbac-run or
+	# sent directly), and load-storm sent thousands of signals.
+	[[ $USR1 =~ ^[0-9]+$ && $USR1 -gt 0 ]] || fail "the shell saw no SIGUSR1"
+	[[ $STORM =~ sent=([0-9]+) && ${BASH_REMATCH[1]} -gt 1000 ]] ||
+		fail "the storm was too weak: $STORM"
+}
+
+# ---------------------------------------------------------------------------
+# 3. A thousand threads
+
+@test "load: 1000 threads open and read allowed files, denied opens fail with EACCES" {
+	local s
+	mkdir -p "$W/files" "$BATS_TEST_TMPDIR/secret"
+	s=$(cd "$BATS_TEST_TMPDIR/secret" && pwd -P)
+	echo "not for the threads" >"$s/key"
+	ln -s "$s/key" "$W/files/link-out"
+	"$PROGS/load-threads" -w "$W/files" 100
+
+	local t0 native_ms confined_ms
+	t0=$(now_ns)
+	run --separate-stderr timeout -k 5 60 "$PROGS/load-threads" \
+		"$W/files" 100 1000 3
+	native_ms=$(ms_since "$t0")
+	expect_status 0
+
+	# Denied: a file and a directory outside $W, and a symbolic link in $W
+	# to that file. Every 100th thread tries each: 30 EACCES.
+	t0=$(now_ns)
+	confine "$W"
+	run --separate-stderr timeout -k 5 120 "${SANDBOX[@]}" "$PROGS/load-threads" \
+		"$W/files" 100 1000 3 "$s/key" "$s" "$W/files/link-out"
+	confined_ms=$(ms_since "$t0")
+	note "1000 threads x 3 rounds: unconfined ${native_ms} ms, fbac-run ${confined_ms} ms"
+	[[ $status -ne 124 && $status -ne 137 ]] || {
+		show_run
+		fail "fbac-run did not finish in 120 s (hang)"
+	}
+	expect_status 0
+	[[ $output == "threads=1000 started=1000 ok=1000 bad=0 opens=6000 denied_eacces=30 denied_other=0 denied_opened=0" ]] || {
+		show_run
+		fail "unexpected counts"
+	}
+	[[ $stderr == *"fbac: denied file_read '$s/key' for load-threads["* ]] || {
+		show_run
+		fail "no denial line for $s/key"
+	}
+	[[ $stderr == *"fbac: denied dir_read '$s' for load-threads["* ]] || {
+		show_run
+		fail "no denial line for $s"
+	}
+}
+
+# ---------------------------------------------------------------------------
+# 4. Ten thousand processes
+
+@test "load: 10000 short-lived processes all exit 0" {
+	[[ -x /bin/true ]] || skip_or_fail "no /bin/true"
+	run --separate-stderr timeout -k 5 120 "$PROGS/load-spawn" 10000 4 /bin/true
+	expect_status 0
+	local native=$output
+
+	confine "$W"
+	run --separate-stderr timeout -k 5 180 "${SANDBOX[@]}" "$PROGS/load-spawn" 10000 4 /bin/true
+	note "unconfined: $native"
+	note "fbac-run:   $output"
+	[[ $status -ne 124 && $status -ne 137 ]] || {
+		show_run
+		fail "fbac-run did not finish in 180 s (hang)"
+	}
+	expect_status 0
+	[[ $output == "spawned=10000 exit0=10000 failed=0 fork_errors=0 "* ]] || {
+		show_run
+		fail "unexpected counts"
+	}
+	# Reasonable: at most 10 ms a process (about 1.5 ms on 2 slow cores).
+	[[ $output =~ per_process_us=([0-9]+) && ${BASH_REMATCH[1]} -lt 10000 ]] || {
+		show_run
+		fail "too slow"
+	}
+	[[ -z $stderr ]] || {
+		show_run
+		fail "unexpected messages"
+	}
+}
