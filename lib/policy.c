@@ -367,6 +367,8 @@ static int landlock_plan(struct fbac_policy *p)
 			fbac_arena_strndup(p->arena, pr->pattern, pr->plen);
 		if (!ll->paths[ll->n_paths].path)
 			return -ENOMEM;
+		ll->paths[ll->n_paths].literal_only =
+			pr->literal ? acc & FBAC_LL_FS_EXECUTE : 0;
 		ll->paths[ll->n_paths++].access = acc;
 
 		if (!pr->literal && !is_tree(pr))
@@ -401,10 +403,19 @@ static int landlock_plan(struct fbac_policy *p)
 	if (ll->n_paths)
 		qsort(ll->paths, ll->n_paths, sizeof(*ll->paths), cmp_llpath);
 	for (size_t i = 0; i < ll->n_paths; i++) {
-		if (o && streq(ll->paths[o - 1].path, ll->paths[i].path))
-			ll->paths[o - 1].access |= ll->paths[i].access;
-		else
+		struct fbac_ll_path *last = o ? &ll->paths[o - 1] : NULL;
+
+		if (last && streq(last->path, ll->paths[i].path)) {
+			/* Literal-only while no tree rule grants it as well. */
+			last->literal_only =
+				(last->literal_only &
+				 (ll->paths[i].literal_only |
+				  ~ll->paths[i].access)) |
+				(ll->paths[i].literal_only & ~last->access);
+			last->access |= ll->paths[i].access;
+		} else {
 			ll->paths[o++] = ll->paths[i];
+		}
 	}
 	ll->n_paths = o;
 	for (size_t i = 0; i < ll->n_paths; i++)

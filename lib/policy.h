@@ -25,6 +25,10 @@ struct fbac_prule {
 struct fbac_ll_path {
 	const char *path;
 	uint64_t access; /* FBAC_LL_FS_* */
+	/* Rights granted by rules naming the path itself only: on a
+	 * directory they would reach below it, so EXECUTE among them is
+	 * given to the kernel only when the path is not a directory. */
+	uint64_t literal_only;
 };
 
 /* Something Landlock cannot decide exactly: the supervisor must. */

@@ -100,7 +100,8 @@ void landlock_missing(const struct fbac_stack *st, int abi, char *buf,
 			    "signal and abstract unix socket scoping (ABI 6)");
 }
 
-static int add_path(int ruleset, const char *path, uint64_t access)
+static int add_path(int ruleset, const char *path, uint64_t access,
+		    uint64_t literal_only)
 {
 	struct ll_path_beneath_attr pb = { 0 };
 	struct stat st;
@@ -117,6 +118,8 @@ static int add_path(int ruleset, const char *path, uint64_t access)
 	}
 	if (!S_ISDIR(st.st_mode))
 		access &= LL_FILE_RIGHTS;
+	else
+		access &= ~(literal_only & FBAC_LL_FS_EXECUTE);
 	if (!access)
 		goto out;
 	pb.allowed_access = access;
@@ -276,7 +279,8 @@ static int apply_one(const struct fbac_stack_entry *e, int abi, bool supervisor,
 	for (size_t i = 0; i < p->n_paths; i++) {
 		uint64_t acc = p->paths[i].access & attr.handled_access_fs;
 
-		if (acc && (r = add_path(ruleset, p->paths[i].path, acc)) < 0) {
+		if (acc && (r = add_path(ruleset, p->paths[i].path, acc,
+					 p->paths[i].literal_only)) < 0) {
 			errno = -r;
 			return log_error(r, "cannot add a landlock rule for '%s': %m",
 					 p->paths[i].path);
@@ -296,13 +300,15 @@ static int apply_one(const struct fbac_stack_entry *e, int abi, bool supervisor,
 			return log_error(r, "cannot add a landlock port rule");
 	for (size_t i = 0; x && i < x->n; i++)
 		if ((r = add_path(ruleset, x->paths[i],
-				  FBAC_LL_FS_EXECUTE & attr.handled_access_fs)) < 0)
+				  FBAC_LL_FS_EXECUTE & attr.handled_access_fs,
+				  0)) < 0)
 			return log_error(r, "cannot add a landlock rule for '%s'",
 					 x->paths[i]);
 	if (supervisor &&
 	    (r = add_path(ruleset, "/proc",
 			  (FBAC_LL_FS_READ_FILE | FBAC_LL_FS_READ_DIR) &
-				  attr.handled_access_fs)) < 0)
+				  attr.handled_access_fs,
+			  0)) < 0)
 		return log_error(r, "cannot add the supervisor's /proc rule");
 	if (syscall(SYS_landlock_restrict_self, ruleset, 0) < 0)
 		return log_error(-errno, "cannot enforce the landlock ruleset of layer '%s': %m",

@@ -269,8 +269,11 @@ static void h_fd_setattr(struct call *c)
 	fdname(link, sizeof(link), fd);
 	n = readlink(link, path, sizeof(path) - 1);
 	path[n > 0 ? n : 0] = 0;
-	/* Pipes, sockets and memfds have no path: nothing to protect. */
-	if (path[0] == '/' && !decide_path(c, FBAC_OP_FILE_SETATTR, path)) {
+	/* Pipes, sockets, memfds and deleted files have no path to protect
+	 * (a memfd reads "/memfd:name (deleted)"). */
+	if (path[0] == '/' && strncmp(path, "/memfd:", 7) &&
+	    !(n > 10 && !strcmp(path + n - 10, " (deleted)")) &&
+	    !decide_path(c, FBAC_OP_FILE_SETATTR, path)) {
 		err = -EACCES;
 		goto out;
 	}
@@ -372,6 +375,10 @@ bool handle_attr(struct call *c)
 	case SYS_fsetxattr:
 	case SYS_fremovexattr:
 		h_fd_setattr(c);
+		return true;
+	case 452: /* fchmodat2, newer than our headers */
+		do_chmod(c, AT_FD(ARG(c, 0)), ARG(c, 1), (mode_t)ARG(c, 2),
+			 (int)ARG(c, 3));
 		return true;
 	default:
 		return false;

@@ -116,6 +116,9 @@ static int target_fd_ref(struct call *c, const char *path)
 	char *end;
 	long fd;
 
+	/* Cheap test first: finding the tgid reads /proc. */
+	if (strncmp(path, "/proc/", 6))
+		return -1;
 	l = (size_t)snprintf(pre, sizeof(pre), "/proc/%d/fd/", (int)tgid_of(c));
 	if (strncmp(path, pre, l))
 		return -1;

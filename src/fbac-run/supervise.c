@@ -287,8 +287,9 @@ int supervise(struct sup *s, pid_t child, int *status)
 		if (pfd[1].revents & POLLIN) {
 			struct signalfd_siginfo si;
 
+			/* Once reaped, its pid may be someone else's. */
 			while (read(sfd, &si, sizeof(si)) == sizeof(si))
-				if (si.ssi_signo != SIGCHLD)
+				if (si.ssi_signo != SIGCHLD && !child_done)
 					forward_signal(child, &si);
 		}
 		/* Reap the program, and orphans reparented to us (we are a
