@@ -237,14 +237,17 @@ fuzz-build: $(FUZZ_BINS)
 # ---------------------------------------------------------------- test programs
 # tests/progs/*.c: small real programs the bats suites run under fbac-run
 # (escape attempts, load generators). Plain C with pthreads, no libfbac.
+# Never sanitized, even with SANITIZE=1: they are the confined programs,
+# and a sanitizer's runtime reading /proc at exit is not what they test.
 PROG_SRCS := $(sort $(wildcard tests/progs/*.c))
 PROG_BINS := $(patsubst tests/progs/%.c,$(BUILD)/tests/progs/%,$(PROG_SRCS))
+PROG_CFLAGS = -std=gnu11 -O2 -g $(WARNINGS) $(WERROR_FLAGS) $(HARDENING)
 
-$(BUILD)/tests/progs/%: tests/progs/%.c $(FLAGS_STAMP)
+$(BUILD)/tests/progs/%: tests/progs/%.c $(FLAGS_STAMP) Makefile
 	$(call say,CC,$@)
 	@mkdir -p $(@D)
-	$(Q)$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(ALL_LDFLAGS) -MMD -MP \
-		-o $@ $< -lpthread $(LDLIBS)
+	$(Q)$(CC) -D_GNU_SOURCE $(CPPFLAGS) $(PROG_CFLAGS) $(CFLAGS) -pie \
+		$(LDFLAGS) -MMD -MP -o $@ $< -lpthread $(LDLIBS)
 
 test-progs: $(PROG_BINS)
 

@@ -317,12 +317,7 @@ static int run(struct options *o)
 	{
 		sigset_t mask;
 
-		sigemptyset(&mask);
-		sigaddset(&mask, SIGTERM);
-		sigaddset(&mask, SIGHUP);
-		sigaddset(&mask, SIGUSR1);
-		sigaddset(&mask, SIGUSR2);
-		sigaddset(&mask, SIGCHLD);
+		supervised_signals(&mask);
 		sigprocmask(SIG_BLOCK, &mask, NULL);
 	}
 	/* The terminal's ^C and ^\ go to the whole process group already. */

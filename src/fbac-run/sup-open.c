@@ -52,6 +52,30 @@ static void open_blocking(void *p)
 	free(o);
 }
 
+/* Finish an open that may wait in a worker; it takes r's descriptor. */
+static void open_in_worker(struct call *c, struct resolved *r, int flags,
+			   bool cloexec)
+{
+	struct open_req *o = calloc(1, sizeof(*o));
+	int err;
+
+	if (!o) {
+		fail(c, -ENOMEM);
+		return;
+	}
+	o->c = *c;
+	o->req = *c->req;
+	o->fd = r->fd;
+	o->flags = flags;
+	o->cloexec = cloexec;
+	r->fd = -1;
+	if ((err = run_slow(open_blocking, o)) < 0) {
+		close(o->fd);
+		free(o);
+		fail(c, err);
+	}
+}
+
 /* The operations an open with these flags performs on an existing object. */
 static bool decide_open(struct call *c, const struct resolved *r, int flags,
 			bool created)
@@ -215,23 +239,7 @@ again:
 	/* A FIFO without O_NONBLOCK waits for its peer: not on our thread. */
 	if (fstat(r.fd, &st) == 0 && S_ISFIFO(st.st_mode) &&
 	    !(flags & O_NONBLOCK)) {
-		struct open_req *o = calloc(1, sizeof(*o));
-
-		if (!o) {
-			fail(c, -ENOMEM);
-			goto out;
-		}
-		o->c = *c;
-		o->req = *c->req;
-		o->fd = r.fd;
-		o->flags = flags;
-		o->cloexec = cloexec;
-		r.fd = -1;
-		if ((err = run_slow(open_blocking, o)) < 0) {
-			close(o->fd);
-			free(o);
-			fail(c, err);
-		}
+		open_in_worker(c, &r, flags, cloexec);
 		goto out;
 	}
 	/* Never wait on our thread: a lease being broken, a device that
@@ -239,23 +247,7 @@ again:
 	fd = open(name, flags | O_NONBLOCK);
 	if (fd < 0 && (errno == EWOULDBLOCK || errno == EAGAIN) &&
 	    !(flags & O_NONBLOCK)) {
-		struct open_req *o = calloc(1, sizeof(*o));
-
-		if (!o) {
-			fail(c, -ENOMEM);
-			goto out;
-		}
-		o->c = *c;
-		o->req = *c->req;
-		o->fd = r.fd;
-		o->flags = flags;
-		o->cloexec = cloexec;
-		r.fd = -1;
-		if ((err = run_slow(open_blocking, o)) < 0) {
-			close(o->fd);
-			free(o);
-			fail(c, err);
-		}
+		open_in_worker(c, &r, flags, cloexec);
 		goto out;
 	}
 	if (fd < 0) {

@@ -10,6 +10,7 @@
 
 #include <errno.h>
 #include <linux/seccomp.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -126,6 +127,10 @@ void handle_net(struct call *c);
 /* Run fn(arg) in a worker thread (blocking opens and connects). The
  * worker responds. Return: 0 or -errno. */
 int run_slow(void (*fn)(void *), void *arg);
+
+/* The signals the supervisor takes through a signalfd (forwarding all
+ * but SIGCHLD to the program); block them before starting it. */
+void supervised_signals(sigset_t *set);
 
 int supervise(struct sup *s, pid_t child, int *status);
 

@@ -216,6 +216,16 @@ static void dispatch(struct sup *s, struct seccomp_notif *req)
 	}
 }
 
+void supervised_signals(sigset_t *set)
+{
+	sigemptyset(set);
+	sigaddset(set, SIGTERM);
+	sigaddset(set, SIGHUP);
+	sigaddset(set, SIGUSR1);
+	sigaddset(set, SIGUSR2);
+	sigaddset(set, SIGCHLD);
+}
+
 static void forward_signal(pid_t child, const struct signalfd_siginfo *si)
 {
 	kill(child, (int)si->ssi_signo);
@@ -240,12 +250,7 @@ int supervise(struct sup *s, pid_t child, int *status)
 	/* Same-CPU hand-over: a round trip costs ~8 us instead of ~60. */
 	(void)ioctl(s->listener, SECCOMP_IOCTL_NOTIF_SET_FLAGS, sync);
 
-	sigemptyset(&mask);
-	sigaddset(&mask, SIGTERM);
-	sigaddset(&mask, SIGHUP);
-	sigaddset(&mask, SIGUSR1);
-	sigaddset(&mask, SIGUSR2);
-	sigaddset(&mask, SIGCHLD);
+	supervised_signals(&mask);
 	sfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
 	if (sfd < 0)
 		return log_error(-errno, "cannot create a signalfd: %m");
