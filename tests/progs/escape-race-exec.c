@@ -9,6 +9,7 @@
  * (the marker exits 42).
  */
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <sys/wait.h>
 
@@ -25,9 +26,12 @@ static void child(int variant)
 
 	if (pthread_create(&t, NULL, esc_flipper, &flip))
 		_exit(78);
-	/* Let the flipper get going. */
-	for (volatile int i = 0; i < 2000; i++)
-		;
+	/* Let the flipper get going: on a loaded machine it may not have run
+	 * at all yet, and then there is no race to speak of. */
+	for (int i = 0; i < 100000 &&
+			__atomic_load_n(&flip.flips, __ATOMIC_RELAXED) < 3;
+	     i++)
+		sched_yield();
 	if (variant)
 		syscall(SYS_execveat, AT_FDCWD, path, argv, envp, 0);
 	else
