@@ -60,9 +60,8 @@ static int cmp_u16(const void *x, const void *y)
 	return (int)*(const uint16_t *)x - (int)*(const uint16_t *)y;
 }
 
-static bool is_tree(const struct fbac_prule *r)
+bool fbac_prule_is_tree(const struct fbac_prule *r)
 {
-	/* A whole tree (pattern "DIR" + "/" + "**"): exactly a Landlock rule on DIR. */
 	size_t n = strlen(r->pattern);
 
 	return !r->literal && n >= 3 && !strcmp(r->pattern + n - 3, "/**") &&
@@ -351,7 +350,7 @@ static int landlock_plan(struct fbac_policy *p)
 
 		if (pr->deny || !acc)
 			continue;
-		if ((acc & FBAC_LL_FS_EXECUTE) && !pr->literal && !is_tree(pr)) {
+		if ((acc & FBAC_LL_FS_EXECUTE) && !pr->literal && !fbac_prule_is_tree(pr)) {
 			/* Not as a superset (see struct fbac_ll_expand). */
 			acc &= ~FBAC_LL_FS_EXECUTE;
 			if ((r = exec_glob(p, pr, &cap_gaps)) < 0)
@@ -371,7 +370,7 @@ static int landlock_plan(struct fbac_policy *p)
 			pr->literal ? acc & FBAC_LL_FS_EXECUTE : 0;
 		ll->paths[ll->n_paths++].access = acc;
 
-		if (!pr->literal && !is_tree(pr))
+		if (!pr->literal && !fbac_prule_is_tree(pr))
 			r = add_gap(p, &cap_gaps, pr->ops, pr->origin,
 				    fbac_arena_printf(
 					    p->arena,

@@ -22,6 +22,10 @@ struct fbac_prule {
 	const struct fbac_origin *origin;
 };
 
+/* Whether a rule is a whole tree, "DIR" + "/" + "**": exactly what a
+ * Landlock rule on DIR grants. */
+bool fbac_prule_is_tree(const struct fbac_prule *r);
+
 struct fbac_ll_path {
 	const char *path;
 	uint64_t access; /* FBAC_LL_FS_* */

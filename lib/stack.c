@@ -130,10 +130,7 @@ static bool policy_uniform_below(const struct fbac_policy *p, const char *dir)
 
 	for (size_t i = 0; i < p->n_prules; i++) {
 		const struct fbac_prule *r = &p->prules[i];
-		size_t n = strlen(r->pattern);
-		bool tree = !r->literal && n >= 3 &&
-			    !strcmp(r->pattern + n - 3, "/**") &&
-			    r->plen == (n == 3 ? 1 : n - 3);
+		bool tree = fbac_prule_is_tree(r);
 		char pre[FBAC_MAX_PATH];
 
 		snprintf(pre, sizeof(pre), "%.*s", r->plen, r->pattern);
@@ -159,15 +156,23 @@ bool fbac_stack_uniform_below(const struct fbac_stack *s, const char *dir)
 	return true;
 }
 
-const struct fbac_stack_entry *
-fbac_stack_check_path(const struct fbac_stack *s, enum fbac_op op,
-		      const char *path, struct fbac_verdict *v)
+const struct fbac_stack_entry *fbac_stack_query(const struct fbac_stack *s,
+					       const struct fbac_query *q,
+					       struct fbac_verdict *v)
 {
 	for (size_t i = 0; i < s->n; i++) {
-		if (fbac_policy_check_path(s->entries[i].policy, op, path, v) <
-			    0 ||
+		if (fbac_policy_query(s->entries[i].policy, q, v) < 0 ||
 		    !v->allowed)
 			return &s->entries[i];
 	}
 	return NULL;
+}
+
+const struct fbac_stack_entry *
+fbac_stack_check_path(const struct fbac_stack *s, enum fbac_op op,
+		      const char *path, struct fbac_verdict *v)
+{
+	struct fbac_query q = { .op = op, .path = path };
+
+	return fbac_stack_query(s, &q, v);
 }

@@ -8,6 +8,7 @@
 #define FBAC_STACK_H
 
 #include "policy.h"
+#include "suggest.h"
 
 struct fbac_stack_entry {
 	const struct fbac_layer *layer; /* NULL for the command line */
@@ -47,8 +48,13 @@ void fbac_stack_clear(struct fbac_stack *s);
 int fbac_stack_build(const struct fbac_stack_input *in, struct fbac_stack *ret,
 		     struct fbac_diag *diag);
 
-/* The first entry that denies (its verdict in *v), or NULL when all allow
- * (*v is then the verdict of the last entry). */
+/* The first entry that denies q (its verdict in *v; an invalid query is
+ * denied), or NULL when all allow (*v is then the last entry's verdict). */
+const struct fbac_stack_entry *fbac_stack_query(const struct fbac_stack *s,
+					       const struct fbac_query *q,
+					       struct fbac_verdict *v);
+
+/* fbac_stack_query for a path operation. */
 const struct fbac_stack_entry *
 fbac_stack_check_path(const struct fbac_stack *s, enum fbac_op op,
 		      const char *path, struct fbac_verdict *v);

@@ -2,6 +2,7 @@
 #include "suggest.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -24,6 +25,19 @@ int fbac_policy_query(const struct fbac_policy *p, const struct fbac_query *q,
 		return fbac_policy_check_signal(p, v);
 	}
 	return -EINVAL;
+}
+
+const char *fbac_suggest_fill_dir(const struct fbac_query *q, char *buf,
+				  size_t size)
+{
+	const char *slash;
+
+	if (!q->path || q->path[0] != '/')
+		return NULL;
+	slash = strrchr(q->path, '/');
+	snprintf(buf, size, "%.*s", (int)(slash == q->path ? 1 : slash - q->path),
+		 q->path);
+	return buf;
 }
 
 static int cmp_suggestion(const void *x, const void *y)

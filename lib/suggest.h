@@ -29,6 +29,13 @@ int fbac_policy_query(const struct fbac_policy *p, const struct fbac_query *q,
 		      struct fbac_verdict *v);
 
 /*
+ * The directory whose name fills required path parameters when
+ * suggesting for q: the parent of an absolute path, in buf; or NULL.
+ */
+const char *fbac_suggest_fill_dir(const struct fbac_query *q, char *buf,
+				  size_t size);
+
+/*
  * Up to max functionalities that allow q on their own, most precise
  * first: those needing no argument before those whose required path
  * parameters are set to fill_dir (may be NULL: not tried).

@@ -70,16 +70,8 @@ static void human_line(struct call *c, const struct fbac_query *q,
 	struct fbac_suggestion sug[3];
 	size_t n_sug = 0;
 	char fill[FBAC_MAX_PATH];
-	const char *fill_dir = NULL;
+	const char *fill_dir = fbac_suggest_fill_dir(q, fill, sizeof(fill));
 	const char *base = strrchr(exe, '/');
-
-	if (q->path && q->path[0] == '/') {
-		const char *slash = strrchr(q->path, '/');
-
-		snprintf(fill, sizeof(fill), "%.*s",
-			 (int)(slash == q->path ? 1 : slash - q->path), q->path);
-		fill_dir = fill;
-	}
 	(void)fbac_suggest(c->s->lib, c->s->env, q, fill_dir, sug, 3, &n_sug);
 	fprintf(stderr, "fbac: %s %s '%s' for %s[%d]: not granted by %s (layer %s)",
 		c->s->mode == MODE_ENFORCE ? "denied" : "would deny",

@@ -110,14 +110,10 @@ static const char *policy_path(struct call *c, const char *path, char *buf,
 
 bool decide(struct call *c, const struct fbac_query *q)
 {
-	const struct fbac_stack *st = c->s->stack;
-	const struct fbac_stack_entry *denier = NULL;
 	struct fbac_verdict v = { 0 };
+	const struct fbac_stack_entry *denier =
+		fbac_stack_query(c->s->stack, q, &v);
 
-	for (size_t i = 0; i < st->n && !denier; i++)
-		if (fbac_policy_query(st->entries[i].policy, q, &v) < 0 ||
-		    !v.allowed)
-			denier = &st->entries[i];
 	c->decided = true;
 	if (denier || c->s->mode == MODE_LEARN)
 		event_log(c, q, !denier, denier, &v);

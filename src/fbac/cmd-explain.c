@@ -270,16 +270,9 @@ int cmd_explain(struct global *g, int argc, char **argv)
 	for (size_t i = 0; i < st.n; i++)
 		print_entry(&st.entries[i], opname, &verdicts[i]);
 	if (!allowed) {
-		const char *fill_dir = NULL;
+		const char *fill_dir = fbac_suggest_fill_dir(&q, fill,
+							     sizeof(fill));
 
-		if (q.path && q.path[0] == '/') {
-			const char *slash = strrchr(q.path, '/');
-
-			snprintf(fill, sizeof(fill), "%.*s",
-				 (int)(slash == q.path ? 1 : slash - q.path),
-				 q.path);
-			fill_dir = fill;
-		}
 		r = fbac_suggest(l.lib, &l.env, &q, fill_dir, sug,
 				 MAX_SUGGESTIONS, &n_sug);
 		if (r < 0)
