@@ -147,7 +147,11 @@ FUZZ_BINS := $(FUZZ_NAMES:%=$(BUILD)/fuzz/fuzz-%)
 FUZZ_LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/fuzz/obj/%.o)
 FUZZ_OBJS := $(FUZZ_SRCS:%.c=$(BUILD)/fuzz/obj/%.o)
 
-MAN_PAGES := $(sort $(wildcard man/*.1 man/*.5 man/*.7))
+# man/fbac-functionalities.7 is made from the library by `fbac list --man`
+# (see "docs" below) and checked in, so that it is there to read and to
+# install without a build; tests/man.bats fails when it is out of date.
+GENERATED_MAN := man/fbac-functionalities.7
+MAN_PAGES := $(sort $(wildcard man/*.1 man/*.5 man/*.7) $(GENERATED_MAN))
 
 # ---------------------------------------------------------------- flags stamp
 # Objects depend on a file holding the flags they were built with, so a
@@ -168,7 +172,7 @@ endif
 .PHONY: all help check check-unit check-bats demo bench test-progs fuzz fuzz-smoke fuzz-build \
 	install uninstall lint-man clean
 
-all: $(LIBFBAC) $(PROGRAM_BINS)
+all: $(LIBFBAC) $(PROGRAM_BINS) $(GENERATED_MAN)
 
 $(FLAGS_STAMP):
 	@mkdir -p $(@D)
@@ -362,6 +366,21 @@ demo:
 	$(TEST_ENV) tests/demo.sh
 
 # ---------------------------------------------------------------- docs
+# The page of the library, made by the fbac just built: again when a
+# profile changes, or is added or removed (its directory changes), or when
+# fbac does. Only the library layer is printed; the user's layer is kept
+# out so that a broken one cannot stop the build. The page is replaced
+# only once it is whole: a broken profile fails the build, with its
+# file:line:col, and leaves the old page in place.
+PROFILE_INPUTS := $(shell find profiles \( -type d -o -name '*.yaml' \) 2>/dev/null | LC_ALL=C sort)
+
+$(GENERATED_MAN): $(BUILD)/fbac $(PROFILE_INPUTS)
+	$(call say,GEN,$@)
+	$(Q)env -u FBAC_ADMIN_DIR FBAC_DATADIR=profiles \
+		FBAC_USER_DIR="$(abspath $(BUILD))/no-user-layer" \
+		$(BUILD)/fbac list --man >$@.tmp || { rm -f $@.tmp; exit 1; }
+	$(Q)mv -f $@.tmp $@
+
 # groff is what man(1) renders with; mandoc -Tlint is stricter when present.
 lint-man:
 	@if [ -z "$(MAN_PAGES)" ]; then echo "lint-man: no man pages in man/"; exit 0; fi; \

@@ -8,13 +8,17 @@
 #include "output.h"
 
 struct list_opts {
-	bool json, apps;
+	bool json, apps, man;
+	size_t n_extra; /* -P directories given before the command */
 };
 
 static const struct argp_option options[] = {
 	{ "json", 'j', NULL, 0, "Print JSON instead of a table", 0 },
 	{ "applications", 'a', NULL, 0,
 	  "List application policies instead of functionalities", 0 },
+	{ "man", 'm', NULL, 0,
+	  "Print the library layer as a man page (mdoc), fbac-functionalities(7)",
+	  0 },
 	{ 0 }
 };
 
@@ -30,15 +34,29 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
 	case 'a':
 		o->apps = true;
 		return 0;
+	case 'm':
+		o->man = true;
+		return 0;
 	case ARGP_KEY_ARG:
 		argp_error(st, "unexpected argument '%s'", arg);
+		return 0;
+	case ARGP_KEY_END:
+		/* The page has every part already, in one format. */
+		if (o->man && (o->json || o->apps))
+			argp_error(st, "--man cannot be combined with --%s",
+				   o->json ? "json" : "applications");
+		/* It documents the library layer: a -P layer would be
+		 * loaded and then left out without a word. */
+		if (o->man && o->n_extra)
+			argp_error(st, "--man documents the library layer only: "
+				       "set FBAC_DATADIR=DIR instead of -P DIR");
 		return 0;
 	default:
 		return ARGP_ERR_UNKNOWN;
 	}
 }
 
-static int by_level(const void *x, const void *y)
+int func_by_level(const void *x, const void *y)
 {
 	const struct fbac_functionality *a = *(const void *const *)x,
 					*b = *(const void *const *)y;
@@ -125,12 +143,31 @@ static void list_apps(const struct fbac_library *lib, bool json)
 		printf("\n]\n");
 }
 
+/* fbac list --man: the library layer, then a check that all of it was
+ * written (the Makefile must not keep half a page). Frees l. */
+static int list_man_layers(struct layers *l)
+{
+	int r = -ENOENT;
+
+	for (unsigned i = 0; i < l->lib->n_layers && r == -ENOENT; i++)
+		if (l->lib->layers[i].kind == FBAC_LAYER_LIBRARY)
+			r = list_man(stdout, l->lib, i);
+	layers_free(l);
+	if (r < 0)
+		return log_error(EXIT_FAILURE_USAGE, "cannot print the page: %s",
+				 strerror(-r));
+	if (fflush(stdout) != 0 || ferror(stdout))
+		return log_error(EXIT_FAILURE_USAGE,
+				 "cannot write the page: %m");
+	return EXIT_OK;
+}
+
 int cmd_list(struct global *g, int argc, char **argv)
 {
 	struct argp argp = { options, parse_opt, NULL,
 			     "List the functionalities of the library.", NULL,
 			     NULL, NULL };
-	struct list_opts o = { false, false };
+	struct list_opts o = { .n_extra = g->n_extra };
 	_cleanup_free_ const struct fbac_functionality **v = NULL;
 	struct layers l;
 	int r;
@@ -145,6 +182,8 @@ int cmd_list(struct global *g, int argc, char **argv)
 		log_error(0, "the profiles have errors: run 'fbac check'");
 		return EXIT_DENIED_OR_INVALID;
 	}
+	if (o.man)
+		return list_man_layers(&l);
 	if (o.apps) {
 		list_apps(l.lib, o.json);
 		layers_free(&l);
@@ -156,7 +195,7 @@ int cmd_list(struct global *g, int argc, char **argv)
 		return EXIT_FAILURE_USAGE;
 	}
 	memcpy(v, l.lib->funcs, l.lib->n_funcs * sizeof(*v));
-	qsort(v, l.lib->n_funcs, sizeof(*v), by_level);
+	qsort(v, l.lib->n_funcs, sizeof(*v), func_by_level);
 	if (o.json) {
 		list_json(l.lib, v, l.lib->n_funcs);
 	} else {

@@ -27,6 +27,17 @@ int cmd_show(struct global *g, int argc, char **argv);
 int cmd_check(struct global *g, int argc, char **argv);
 int cmd_explain(struct global *g, int argc, char **argv);
 
+/* The order of fbac list: high-level first, then by category and name
+ * (qsort on an array of functionality pointers). */
+int func_by_level(const void *x, const void *y);
+
+/*
+ * Print the functionalities, application policies and protected paths of
+ * one layer as an mdoc page (fbac list --man, list-man.c).
+ * Return: 0, or -ENOMEM with nothing printed.
+ */
+int list_man(FILE *f, const struct fbac_library *lib, unsigned layer);
+
 /* Load all layers; prints problems. Return as layers_load. */
 int global_load(struct global *g, struct layers *l);
 

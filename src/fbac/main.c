@@ -17,7 +17,7 @@ const char *argp_program_bug_address = "<https://github.com/fbac/fbac/issues>";
 static const char doc[] =
 	"Inspect, check and explain functionality-based confinement policies."
 	"\vCommands:\n"
-	"  list       functionalities of the library (high-level first)\n"
+	"  list       functionalities of the library (high-level first), or a man page\n"
 	"  show       a functionality or application: tree, privileges, kernel rules\n"
 	"  check      validate profile files and directories\n"
 	"  explain    is an operation allowed, and by which functionality?\n"

@@ -1,0 +1,274 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * fbac list --man: the library layer as an mdoc page, the source of
+ * man/fbac-functionalities.7: the description, then the sections, each
+ * sorted, so that the page comes out the same for everyone. The entries
+ * are list-man-entry.c's.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "fbac.h"
+#include "list-man.h"
+#include "roff.h"
+
+/*
+ * The date of the page's own text, not of the profiles: the page is
+ * checked in, so two runs and two clones must give the same bytes (the
+ * time of a run or a file's mtime would not). Change it with the text.
+ */
+#define MAN_DATE "December 3, 2026"
+
+/* One section of functionalities, a sub-section per category. */
+static void put_functionalities(FILE *f, const struct fbac_library *lib,
+				const struct fbac_functionality **v, size_t n)
+{
+	if (!n) {
+		fputs("The library has none.\n", f);
+		return;
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (!i || !streq(v[i]->category, v[i - 1]->category)) {
+			if (i)
+				fputs(".El\n", f);
+			fputs(".Ss", f);
+			roff_arg(f, v[i]->category, false);
+			fputs("\n.Bl -tag -width Ds\n", f);
+		}
+		man_functionality(f, lib, v[i]);
+	}
+	fputs(".El\n", f);
+}
+
+static int app_by_name(const void *x, const void *y)
+{
+	const struct fbac_application *a = *(const void *const *)x,
+				      *b = *(const void *const *)y;
+
+	return strcmp(a->name, b->name);
+}
+
+static int mark_cmp(const struct fbac_mark *a, const struct fbac_mark *b)
+{
+	int r = strcmp(a->file ? a->file : "", b->file ? b->file : "");
+
+	if (r)
+		return r;
+	if (a->line != b->line)
+		return a->line < b->line ? -1 : 1;
+	return a->col < b->col ? -1 : a->col > b->col;
+}
+
+/* By path as written; the same path twice keeps the order of the files. */
+static int prot_by_path(const void *x, const void *y)
+{
+	const struct fbac_protected *a = *(const void *const *)x,
+				    *b = *(const void *const *)y;
+	int r = strcmp(a->path->value, b->path->value);
+
+	return r ? r : mark_cmp(&a->mark, &b->mark);
+}
+
+static const char *const description[] = {
+	".Xr fbac-run 1",
+	"confines a program by what it does rather than by a list of files:",
+	"the program is granted",
+	".Em functionalities ,",
+	"named bundles of privileges defined in profiles",
+	".Pq see Xr fbac-profile 5 .",
+	"This page lists the functionalities of the library, the policy layer",
+	"that comes with fbac, then its application policies and protected paths.",
+	"It is generated from the library's profiles by",
+	".Ic fbac list \\-\\-man ;",
+	".Ic fbac list",
+	"and",
+	".Ic fbac show",
+	"print what is installed, the other layers included.",
+	".Pp",
+	"Functionalities are hierarchical: one",
+	".Em includes",
+	"others, and grants what they grant together with its own privileges.",
+	"The",
+	".Em high-level",
+	"ones each describe a kind of program, such as a web browser or a text",
+	"viewer: they are what a user picks for a program.",
+	"The others are",
+	".Em building blocks",
+	"to make functionalities of, grouped below by category.",
+	".Pp",
+	"Functionalities are parameterised.",
+	"A parameter has a type",
+	".Po",
+	".Vt path , paths , ports , hosts , string",
+	"or",
+	".Vt bool",
+	".Pc",
+	"and a default; one without a default is required: whoever grants the",
+	"functionality must give it a value, the answer to the question shown in",
+	"quotes.",
+	"Privileges, arguments and defaults are shown as the profiles write them,",
+	"before substitution:",
+	".Li $ Ns Ar name",
+	"is the value of the parameter",
+	".Ar name ,",
+	"upper-case names such as",
+	".Li $HOME",
+	"and",
+	".Li $XDG_CONFIG_HOME",
+	"are built-in variables, and a leading",
+	".Ql \\(ti",
+	"is the home directory",
+	".Pq see Em SUBSTITUTION No in Xr fbac-profile 5 .",
+	"A path privilege reaches what its patterns match, except the",
+	".Sx PROTECTED PATHS .",
+	"Run",
+	".Ic fbac show Ar name",
+	"to see what a functionality or an application policy grants once",
+	"substituted, and how the kernel enforces it.",
+	".Pp",
+	"A functionality is granted to a program in two ways:",
+	".Bl -bullet",
+	".It",
+	"for one run, in place of the program's application policies, with the",
+	".Fl -as",
+	"option of",
+	".Xr fbac-run 1 ,",
+	"and",
+	".Fl D",
+	"for its parameters:",
+	NULL,
+};
+
+/*
+ * NAME and DESCRIPTION. The examples name real functionalities of the
+ * library: the first (high-level ones first) that needs no argument and
+ * the first that needs one, if there are such.
+ */
+static void put_intro(FILE *f, const struct fbac_functionality *const *v,
+		      size_t n)
+{
+	const struct fbac_functionality *plain = NULL, *args = NULL;
+	const struct fbac_param *req = NULL;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct fbac_param *p = NULL;
+
+		for (size_t k = 0; k < v[i]->n_params && !p; k++)
+			if (!v[i]->params[k].def)
+				p = &v[i]->params[k];
+		if (!p && !plain)
+			plain = v[i];
+		if (p && !args) {
+			args = v[i];
+			req = p;
+		}
+	}
+	fprintf(f,
+		".\\\" SPDX-License-Identifier: GPL-2.0-or-later\n"
+		".\\\"\n"
+		".\\\" Generated by 'fbac list --man' from the profiles of the library:\n"
+		".\\\" edit them, never this page.\n"
+		".Dd %s\n"
+		".Dt FBAC-FUNCTIONALITIES 7\n"
+		".Os\n"
+		".Sh NAME\n"
+		".Nm fbac-functionalities\n"
+		".Nd the functionalities, application policies and protected paths of the fbac library\n"
+		".Sh DESCRIPTION\n",
+		MAN_DATE);
+	for (size_t i = 0; description[i]; i++)
+		fprintf(f, "%s\n", description[i]);
+	if (plain) {
+		fputs(".Dl $ fbac\\-run Fl -as Ic", f);
+		roff_arg(f, plain->name, true);
+		fputs(" Ar command Op Ar arg ...\n", f);
+	}
+	if (args) {
+		fputs(".Dl $ fbac\\-run Fl -as Ic", f);
+		roff_arg(f, args->name, true);
+		fputs(" Fl D Ar", f);
+		roff_arg(f, req->name, true);
+		fputs(" Ns = Ns Ar value command Op Ar arg ...\n", f);
+	}
+	fputs(".It\n"
+	      "for every run, by an application policy, which grants functionalities to\n"
+	      "the programs it names: the library's are listed under\n"
+	      ".Sx APPLICATION POLICIES ;\n"
+	      "users and administrators write their own in their layers\n"
+	      ".Pq see Em APPLICATION DOCUMENTS No in Xr fbac-profile 5 .\n"
+	      ".El\n",
+	      f);
+}
+
+int list_man(FILE *f, const struct fbac_library *lib, unsigned layer)
+{
+	_cleanup_free_ const struct fbac_functionality **funcs = NULL;
+	_cleanup_free_ const struct fbac_application **apps = NULL;
+	_cleanup_free_ const struct fbac_protected **prot = NULL;
+	size_t n_funcs = 0, n_apps = 0, n_prot = 0, n_high = 0;
+
+	funcs = calloc(lib->n_funcs + 1, sizeof(*funcs));
+	apps = calloc(lib->n_apps + 1, sizeof(*apps));
+	prot = calloc(lib->n_protected + 1, sizeof(*prot));
+	if (!funcs || !apps || !prot)
+		return -ENOMEM;
+	for (size_t i = 0; i < lib->n_funcs; i++)
+		if (lib->funcs[i]->layer == layer)
+			funcs[n_funcs++] = lib->funcs[i];
+	for (size_t i = 0; i < lib->n_apps; i++)
+		if (lib->apps[i]->layer == layer)
+			apps[n_apps++] = lib->apps[i];
+	for (size_t i = 0; i < lib->n_protected; i++)
+		if (lib->protected[i].layer == layer)
+			prot[n_prot++] = &lib->protected[i];
+	qsort(funcs, n_funcs, sizeof(*funcs), func_by_level);
+	qsort(apps, n_apps, sizeof(*apps), app_by_name);
+	qsort(prot, n_prot, sizeof(*prot), prot_by_path);
+	while (n_high < n_funcs && funcs[n_high]->high_level)
+		n_high++;
+
+	put_intro(f, funcs, n_funcs);
+	fputs(".Sh HIGH-LEVEL FUNCTIONALITIES\n", f);
+	put_functionalities(f, lib, funcs, n_high);
+	fputs(".Sh BUILDING BLOCKS\n", f);
+	put_functionalities(f, lib, funcs + n_high, n_funcs - n_high);
+
+	fputs(".Sh APPLICATION POLICIES\n", f);
+	if (n_apps) {
+		fputs("The library's policy for each program: what\n"
+		      ".Xr fbac-run 1\n"
+		      "grants a program that it runs without\n"
+		      ".Fl -as ,\n"
+		      "together with the policies of the other layers that name it.\n"
+		      ".Bl -tag -width Ds\n",
+		      f);
+		for (size_t i = 0; i < n_apps; i++)
+			man_application(f, lib, apps[i]);
+		fputs(".El\n", f);
+	} else {
+		fputs("The library has none.\n", f);
+	}
+
+	fputs(".Sh PROTECTED PATHS\n", f);
+	if (n_prot) {
+		fputs("A protected path, and everything below it, is reached only by a rule\n"
+		      "written at or below it: a rule for\n"
+		      ".Ql \\(ti/**\n"
+		      "does not reach\n"
+		      ".Pa \\(ti/.ssh/id_rsa .\n"
+		      "Protection applies to every policy, of every layer.\n"
+		      ".Bl -tag -width Ds\n",
+		      f);
+		for (size_t i = 0; i < n_prot; i++)
+			man_protected(f, prot[i]);
+		fputs(".El\n", f);
+	} else {
+		fputs("The library has none.\n", f);
+	}
+	fputs(".Sh SEE ALSO\n"
+	      ".Xr fbac 1 ,\n"
+	      ".Xr fbac-run 1 ,\n"
+	      ".Xr fbac-profile 5\n",
+	      f);
+	return 0;
+}
