@@ -228,7 +228,7 @@ static int run(struct options *o)
 	struct fbac_include grants[FBAC_MAX_LIST];
 	struct fbac_stack st = { .n = 0 };
 	struct launch la = { .exec_err_fd = -1, .listener = -1 };
-	struct sup s = { .listener = -1 };
+	struct sup s = { .listener = -1, .root_fd = -1 };
 	struct landlock_extra extras[FBAC_MAX_LAYERS + 1] = { { 0 } };
 	struct layers l;
 	char exe[PATH_MAX], missing[512];
@@ -293,6 +293,11 @@ static int run(struct options *o)
 	s.mode = o->mode;
 	s.verbosity = o->verbosity;
 	s.self = getpid();
+	s.root_fd = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (s.root_fd < 0) {
+		log_error(-errno, "cannot open '/': %m");
+		goto out;
+	}
 	if (o->log) {
 		s.log = fopen(o->log, "ae");
 		if (!s.log) {
@@ -359,6 +364,8 @@ out:
 		fclose(s.log);
 	if (la.listener >= 0)
 		close(la.listener);
+	if (s.root_fd >= 0)
+		close(s.root_fd);
 	landlock_extra_free(extras, ARRAY_SIZE(extras));
 	fbac_stack_clear(&st);
 	layers_free(&l);

@@ -124,9 +124,8 @@ static void do_open(struct call *c, int dirfd, uint64_t path, int flags,
 		    mode_t mode, uint64_t resolve)
 {
 	struct resolved r;
-	unsigned rf = RES_PARENT | RES_MAY_MISS;
+	unsigned rf = RES_PARENT | RES_PARENT_IF_MISSING | RES_MAY_MISS;
 	bool cloexec = flags & O_CLOEXEC;
-	struct stat st;
 	char name[64];
 	int fd, err, tries = 0;
 
@@ -186,7 +185,7 @@ again:
 		goto out;
 	}
 	if ((flags & O_NOFOLLOW) && !(flags & O_PATH) &&
-	    fstat(r.fd, &st) == 0 && S_ISLNK(st.st_mode)) {
+	    S_ISLNK(r.st.st_mode)) {
 		fail(c, -ELOOP);
 		goto out;
 	}
@@ -207,8 +206,7 @@ again:
 		 * fstat, fchdir); elsewhere, and for what opening would
 		 * disturb (devices, FIFOs, sockets, symlinks), refuse.
 		 */
-		if (fstat(r.fd, &st) < 0 ||
-		    !(S_ISREG(st.st_mode) || S_ISDIR(st.st_mode)) ||
+		if (!(S_ISREG(r.st.st_mode) || S_ISDIR(r.st.st_mode)) ||
 		    !would_allow_path(c, r.is_dir ? FBAC_OP_DIR_READ :
 						    FBAC_OP_FILE_READ,
 				      r.path)) {
@@ -237,8 +235,7 @@ again:
 	flags &= ~(O_CREAT | O_EXCL | O_NOFOLLOW);
 	flags |= O_NOCTTY | O_CLOEXEC;
 	/* A FIFO without O_NONBLOCK waits for its peer: not on our thread. */
-	if (fstat(r.fd, &st) == 0 && S_ISFIFO(st.st_mode) &&
-	    !(flags & O_NONBLOCK)) {
+	if (S_ISFIFO(r.st.st_mode) && !(flags & O_NONBLOCK)) {
 		open_in_worker(c, &r, flags, cloexec);
 		goto out;
 	}
@@ -254,12 +251,9 @@ again:
 		fail(c, -errno);
 		goto out;
 	}
-	if (!(flags & O_NONBLOCK)) {
-		int fl = fcntl(fd, F_GETFL);
-
-		if (fl >= 0)
-			(void)fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
-	}
+	/* F_SETFL takes only the status flags, all of which we know. */
+	if (!(flags & O_NONBLOCK))
+		(void)fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
 	respond_fd(c, fd, cloexec);
 	close(fd);
 out:
