@@ -234,21 +234,27 @@ static int ports_plan(struct fbac_policy *p, enum fbac_op op, bool *handle,
 	return 0;
 }
 
+static int push_expand(struct fbac_policy *p, struct fbac_ll_expand **v,
+		       size_t *n, const char *dir, const char *glob,
+		       const char **holes, size_t n_holes, uint64_t access)
+{
+	size_t cap = *n; /* grown one at a time: few of them */
+	int r;
+
+	r = fbac_arena_grow(p->arena, (void **)v, &cap, *n + 1, sizeof(**v));
+	if (r < 0)
+		return r;
+	(*v)[(*n)++] = (struct fbac_ll_expand){
+		dir, glob, (const char *const *)holes, n_holes, access
+	};
+	return 0;
+}
+
 static int add_expand(struct fbac_policy *p, const char *dir,
 		      const char *glob, const char **holes, size_t n_holes)
 {
-	struct fbac_landlock_plan *ll = &p->ll;
-	size_t cap = ll->n_expand; /* grown one at a time: few of them */
-	int r;
-
-	r = fbac_arena_grow(p->arena, (void **)&ll->expand, &cap,
-			    ll->n_expand + 1, sizeof(*ll->expand));
-	if (r < 0)
-		return r;
-	ll->expand[ll->n_expand++] = (struct fbac_ll_expand){
-		dir, glob, (const char *const *)holes, n_holes
-	};
-	return 0;
+	return push_expand(p, &p->ll.expand, &p->ll.n_expand, dir, glob, holes,
+			   n_holes, FBAC_LL_FS_EXECUTE);
 }
 
 /* Whether a pattern has wildcards only in its last component. */
@@ -334,6 +340,168 @@ static int exec_holes(struct fbac_policy *p, struct fbac_ll_path *lp,
 						 "exec carve-outs under '%s' are too complex for the kernel: it refuses to execute anything there",
 						 lp->path));
 	return add_expand(p, lp->path, NULL, holes, n);
+}
+
+
+/* ---- the narrow read plan (see struct fbac_landlock_plan) ---- */
+
+#define NARROW_READ (FBAC_LL_FS_READ_FILE | FBAC_LL_FS_READ_DIR)
+
+/* Pseudo file systems: their inodes come and go, or name "self". */
+static bool narrow_excluded(const char *prefix)
+{
+	static const char *const roots[] = { "/proc", "/sys", "/dev" };
+
+	for (size_t i = 0; i < sizeof(roots) / sizeof(roots[0]); i++)
+		if (fbac_path_is_under(prefix, roots[i]))
+			return true;
+	return false;
+}
+
+/*
+ * The carve-outs from reading below dir: denied read rules and protected
+ * paths that do not allow reading. *simple is cleared when one of them is
+ * a pattern the launcher cannot match entry by entry.
+ */
+static int read_holes(struct fbac_policy *p, const char *dir, const char ***holes,
+		      size_t *n, bool *simple)
+{
+	const uint32_t bits = FBAC_OP_BIT(FBAC_OP_FILE_READ) |
+			      FBAC_OP_BIT(FBAC_OP_DIR_READ);
+	size_t cap = 0;
+	int r;
+
+	*holes = NULL;
+	*n = 0;
+	*simple = true;
+	for (size_t i = 0; i < p->n_prules; i++) {
+		const struct fbac_prule *d = &p->prules[i];
+		char pre[FBAC_MAX_PATH];
+
+		if (!d->deny || !(d->ops & bits))
+			continue;
+		snprintf(pre, sizeof(pre), "%.*s", d->plen, d->pattern);
+		/* A denial written above dir is never reached: the walk up
+		 * from a path below dir stops at dir's own rule first. */
+		if (!fbac_path_is_under(pre, dir))
+			continue;
+		if (!d->literal && !fbac_prule_is_tree(d) &&
+		    !last_component_glob(d->pattern, d->plen))
+			*simple = false;
+		r = fbac_arena_grow(p->arena, (void **)holes, &cap, *n + 1,
+				    sizeof(**holes));
+		if (r < 0)
+			return r;
+		(*holes)[(*n)++] = d->pattern;
+	}
+	for (size_t i = 0; i < p->n_protected; i++) {
+		const struct fbac_resolved_protected *pp = &p->protected[i];
+
+		if ((pp->allow & bits) == bits ||
+		    !fbac_path_is_under(pp->path, dir) || streq(pp->path, dir))
+			continue;
+		r = fbac_arena_grow(p->arena, (void **)holes, &cap, *n + 2,
+				    sizeof(**holes));
+		if (r < 0)
+			return r;
+		(*holes)[(*n)++] = pp->path;
+		(*holes)[*n] = fbac_arena_printf(p->arena, "%s/**", pp->path);
+		if (!(*holes)[(*n)++])
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+static int add_narrow(struct fbac_policy *p, size_t *cap, const char *path,
+		      uint64_t access, bool literal)
+{
+	struct fbac_landlock_plan *ll = &p->ll;
+	int r;
+
+	r = fbac_arena_grow(p->arena, (void **)&ll->narrow, cap,
+			    ll->n_narrow + 1, sizeof(*ll->narrow));
+	if (r < 0)
+		return r;
+	ll->narrow[ll->n_narrow++] =
+		(struct fbac_ll_path){ path, access, literal ? access : 0 };
+	return 0;
+}
+
+static int narrow_plan(struct fbac_policy *p)
+{
+	struct fbac_landlock_plan *ll = &p->ll;
+	size_t cap = 0, o = 0;
+	int r;
+
+	for (size_t i = 0; i < p->n_prules; i++) {
+		const struct fbac_prule *pr = &p->prules[i];
+		uint64_t acc = fbac_ops_landlock_fs(pr->ops) & NARROW_READ;
+		const char **holes;
+		size_t n_holes;
+		bool simple;
+		char *dir;
+
+		if (pr->deny || !acc)
+			continue;
+		dir = fbac_arena_strndup(p->arena, pr->pattern,
+					 pr->literal ? strlen(pr->pattern) :
+						       pr->plen);
+		if (!dir)
+			return -ENOMEM;
+		/* "/pre" of "/pre*": the directory the pattern lists. */
+		if (!pr->literal && !fbac_prule_is_tree(pr)) {
+			if (pr->pattern[pr->plen] != '/' &&
+			    !(pr->plen == 1 && pr->pattern[0] == '/'))
+				continue;
+			if (!last_component_glob(pr->pattern, pr->plen))
+				continue;
+		}
+		if (narrow_excluded(dir) || streq(dir, "/proc/self"))
+			continue;
+		if ((r = read_holes(p, dir, &holes, &n_holes, &simple)) < 0)
+			return r;
+		if (!simple)
+			continue;
+		if (pr->literal) {
+			/* A literal rule grants the object itself: it must not
+			 * be a carve-out, and grants nothing below. */
+			if (n_holes)
+				continue;
+			r = add_narrow(p, &cap, dir, acc, true);
+		} else if (!fbac_prule_is_tree(pr)) {
+			r = push_expand(p, &ll->narrow_expand,
+					&ll->n_narrow_expand, dir, pr->pattern,
+					holes, n_holes, acc);
+		} else if (n_holes) {
+			r = push_expand(p, &ll->narrow_expand,
+					&ll->n_narrow_expand, dir, NULL, holes,
+					n_holes, acc);
+		} else {
+			r = add_narrow(p, &cap, dir, acc, false);
+		}
+		if (r < 0)
+			return r;
+	}
+	/* One rule per path: the kernel takes the union anyway. */
+	if (ll->n_narrow)
+		qsort(ll->narrow, ll->n_narrow, sizeof(*ll->narrow), cmp_llpath);
+	for (size_t i = 0; i < ll->n_narrow; i++) {
+		struct fbac_ll_path *last = o ? &ll->narrow[o - 1] : NULL;
+		const struct fbac_ll_path *cur = &ll->narrow[i];
+
+		if (last && streq(last->path, cur->path)) {
+			/* Literal-only while no tree rule grants it as well. */
+			last->literal_only =
+				(last->literal_only &
+				 (cur->literal_only | ~cur->access)) |
+				(cur->literal_only & ~last->access);
+			last->access |= cur->access;
+		} else {
+			ll->narrow[o++] = *cur;
+		}
+	}
+	ll->n_narrow = o;
+	return 0;
 }
 
 static int landlock_plan(struct fbac_policy *p)
@@ -551,7 +719,7 @@ int fbac_policy_compile(struct fbac_resolved **res, const char *name,
 				    name, FBAC_MAX_RULES);
 	if (r < 0)
 		return r;
-	if ((r = landlock_plan(p)) < 0)
+	if ((r = landlock_plan(p)) < 0 || (r = narrow_plan(p)) < 0)
 		return r;
 	*ret = TAKE_PTR(p);
 	return 0;

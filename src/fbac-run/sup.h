@@ -18,6 +18,7 @@
 #include <sys/types.h>
 
 #include "fbac-limits.h"
+#include "landlock.h"
 #include "stack.h"
 #include "suggest.h"
 
@@ -44,7 +45,12 @@ struct sup {
 	 * a target made, we decide on and hand over what this walk finds.
 	 */
 	int root_fd;
+	/* The launch-time kernel rules of each layer (landlock.h). */
+	const struct landlock_extra *extras;
+	size_t n_extras;
 	unsigned long denials, printed;
+	/* Counted by the receiver thread alone. */
+	unsigned long notifications, continued;
 	size_t notif_size, resp_size;
 };
 

@@ -273,8 +273,10 @@ static void *receive_loop(void *p)
 	}
 	while (!rc->stop) {
 		memset(req, 0, rc->size);
-		if (ioctl(rc->s->listener, SECCOMP_IOCTL_NOTIF_RECV, req) == 0)
+		if (ioctl(rc->s->listener, SECCOMP_IOCTL_NOTIF_RECV, req) == 0) {
+			rc->s->notifications++;
 			dispatch(rc->s, req);
+		}
 		else if (errno == ENOENT && hung_up(rc->s->listener))
 			return NULL; /* no process left: nothing will come */
 		else if (errno != EINTR && errno != ENOENT) {
