@@ -343,6 +343,47 @@ static int exec_holes(struct fbac_policy *p, struct fbac_ll_path *lp,
 }
 
 
+#define CREATE_RIGHTS                                                          \
+	(FBAC_LL_FS_MAKE_CHAR | FBAC_LL_FS_MAKE_DIR | FBAC_LL_FS_MAKE_REG |      \
+	 FBAC_LL_FS_MAKE_SOCK | FBAC_LL_FS_MAKE_FIFO | FBAC_LL_FS_MAKE_BLOCK |   \
+	 FBAC_LL_FS_MAKE_SYM)
+
+/*
+ * Creating one named object is a right on its directory in the kernel
+ * (the name does not exist yet, so no rule can sit on it); the file made
+ * is then opened for what the rule grants. The supervisor creates and
+ * opens it after deciding on the name, and nothing of it continues in the
+ * kernel, so the wider kernel rule on the directory is only the backstop.
+ */
+static int create_in_parent(struct fbac_policy *p, const struct fbac_prule *pr,
+			    uint64_t acc, size_t *cap_paths, size_t *cap_gaps)
+{
+	struct fbac_landlock_plan *ll = &p->ll;
+	const char *slash = strrchr(pr->pattern, '/');
+	size_t dlen;
+	int r;
+
+	if (!slash)
+		return 0;
+	dlen = slash == pr->pattern ? 1 : (size_t)(slash - pr->pattern);
+	r = fbac_arena_grow(p->arena, (void **)&ll->paths, cap_paths,
+			    ll->n_paths + 1, sizeof(*ll->paths));
+	if (r < 0)
+		return r;
+	ll->paths[ll->n_paths].path =
+		fbac_arena_strndup(p->arena, pr->pattern, dlen);
+	if (!ll->paths[ll->n_paths].path)
+		return -ENOMEM;
+	ll->paths[ll->n_paths].literal_only = 0;
+	ll->paths[ll->n_paths++].access =
+		acc & (CREATE_RIGHTS | FBAC_LL_FS_WRITE_FILE |
+		       FBAC_LL_FS_TRUNCATE | FBAC_LL_FS_READ_FILE);
+	return add_gap(p, cap_gaps, pr->ops, pr->origin,
+		       fbac_arena_printf(p->arena,
+					 "creating '%s' is a kernel right on all of '%.*s'",
+					 pr->pattern, (int)dlen, pr->pattern));
+}
+
 /* ---- the narrow read plan (see struct fbac_landlock_plan) ---- */
 
 #define NARROW_READ (FBAC_LL_FS_READ_FILE | FBAC_LL_FS_READ_DIR)
@@ -537,6 +578,9 @@ static int landlock_plan(struct fbac_policy *p)
 		ll->paths[ll->n_paths].literal_only =
 			pr->literal ? acc & FBAC_LL_FS_EXECUTE : 0;
 		ll->paths[ll->n_paths++].access = acc;
+		if (pr->literal && (acc & CREATE_RIGHTS) &&
+		    (r = create_in_parent(p, pr, acc, &cap_paths, &cap_gaps)) < 0)
+			return r;
 
 		if (!pr->literal && !fbac_prule_is_tree(pr))
 			r = add_gap(p, &cap_gaps, pr->ops, pr->origin,

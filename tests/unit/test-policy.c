@@ -651,6 +651,8 @@ static const char ll_text[] =
 	"  - file_read: /var/x\n"
 	"  - file_read: /opt/**\n"
 	"  - file_read: \"/mid/*/x\"\n"
+	"  - access: [file_create, file_write]\n"
+	"    paths: /var/new.log\n"
 	"denied:\n"
 	"  - file_read: \"/opt/*/secret/**\"\n"
 	"  - file_read: /var/x\n"
@@ -871,6 +873,11 @@ static void test_narrow(void)
 	   "a tree with a hole no entry list can follow is not narrow");
 	ok(!narrow_expand_at(p, "/mid"),
 	   "a pattern with a wildcard above its last component is not narrow");
+	n = ll_path(p, "/var");
+	ok(n && (n->access & FBAC_LL_FS_MAKE_REG) &&
+		   (n->access & FBAC_LL_FS_WRITE_FILE) &&
+		   !(n->access & FBAC_LL_FS_READ_FILE),
+	   "creating one named file is a kernel right on its directory");
 	p = fbac_policy_free(p);
 }
 
