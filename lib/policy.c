@@ -133,6 +133,7 @@ static int path_tables(struct fbac_policy *p)
 
 			pr->pattern = r->pattern;
 			pr->plen = (uint16_t)fbac_pattern_prefix_len(r->pattern);
+			pr->llfs = fbac_ops_landlock_fs(r->ops);
 			pr->literal = !fbac_has_wildcard(r->pattern);
 			pr->deny = r->deny;
 			pr->ops = r->ops;
@@ -545,6 +546,16 @@ static int narrow_plan(struct fbac_policy *p)
 	return 0;
 }
 
+/* Whether path[0..plen) is dir[0..dlen) or below it. */
+static bool prefix_under(const char *path, size_t plen, const char *dir,
+			 size_t dlen)
+{
+	if (dlen == 1 && dir[0] == '/')
+		return path[0] == '/';
+	return plen >= dlen && !memcmp(path, dir, dlen) &&
+	       (plen == dlen || path[dlen] == '/');
+}
+
 static int landlock_plan(struct fbac_policy *p)
 {
 	struct fbac_landlock_plan *ll = &p->ll;
@@ -637,21 +648,16 @@ static int landlock_plan(struct fbac_policy *p)
 	/* Carve-outs: a deny or a protected path inside a kernel-granted tree. */
 	for (size_t i = 0; i < p->n_prules; i++) {
 		const struct fbac_prule *d = &p->prules[i];
-		char dpre[FBAC_MAX_PATH];
+		uint64_t dfs;
 
-		if (!d->deny)
+		if (!d->deny || !(dfs = fbac_ops_landlock_fs(d->ops)))
 			continue;
-		snprintf(dpre, sizeof(dpre), "%.*s", d->plen, d->pattern);
 		for (size_t k = 0; k < p->n_prules; k++) {
 			const struct fbac_prule *a = &p->prules[k];
-			char apre[FBAC_MAX_PATH];
 
-			if (a->deny || !(fbac_ops_landlock_fs(a->ops) &
-					 fbac_ops_landlock_fs(d->ops)))
-				continue;
-			snprintf(apre, sizeof(apre), "%.*s", a->plen,
-				 a->pattern);
-			if (!fbac_path_is_under(dpre, apre))
+			if (a->deny || !(a->llfs & dfs) ||
+			    !prefix_under(d->pattern, d->plen, a->pattern,
+					  a->plen))
 				continue;
 			r = add_gap(p, &cap_gaps, d->ops & a->ops, d->origin,
 				    fbac_arena_printf(
@@ -665,32 +671,23 @@ static int landlock_plan(struct fbac_policy *p)
 	}
 	for (size_t i = 0; i < p->n_protected; i++) {
 		const struct fbac_resolved_protected *pp = &p->protected[i];
+		size_t pl = strlen(pp->path);
 
 		for (size_t k = 0; k < p->n_prules; k++) {
 			const struct fbac_prule *a = &p->prules[k];
-			char apre[FBAC_MAX_PATH];
+			char below[FBAC_MAX_PATH + 16];
 
-			if (a->deny || !fbac_ops_landlock_fs(a->ops))
-				continue;
-			snprintf(apre, sizeof(apre), "%.*s", a->plen,
-				 a->pattern);
-			if (streq(apre, pp->path) ||
-			    !fbac_path_is_under(pp->path, apre))
+			/* A literal above grants only itself. */
+			if (a->deny || a->literal || !a->llfs ||
+			    (a->plen == pl && !memcmp(a->pattern, pp->path, pl)) ||
+			    !prefix_under(pp->path, pl, a->pattern, a->plen))
 				continue;
 			/* Only a pattern that reaches the protected path or
 			 * below it (not a sibling like 'xauth_*') matters. */
-			{
-				char below[FBAC_MAX_PATH + 16];
-
-				snprintf(below, sizeof(below), "%s/x",
-					 pp->path);
-				if (!a->literal &&
-				    !fbac_pattern_match(a->pattern, pp->path) &&
-				    !fbac_pattern_match(a->pattern, below))
-					continue;
-				if (a->literal)
-					continue; /* a literal above grants only itself */
-			}
+			snprintf(below, sizeof(below), "%s/x", pp->path);
+			if (!fbac_pattern_match(a->pattern, pp->path) &&
+			    !fbac_pattern_match(a->pattern, below))
+				continue;
 			r = add_gap(p, &cap_gaps, a->ops, a->origin,
 				    fbac_arena_printf(
 					    p->arena,

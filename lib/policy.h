@@ -19,6 +19,7 @@ struct fbac_prule {
 	bool literal;  /* no wildcard */
 	bool deny;
 	uint32_t ops;
+	uint64_t llfs; /* fbac_ops_landlock_fs(ops), once */
 	const struct fbac_origin *origin;
 };
 
