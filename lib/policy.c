@@ -133,6 +133,7 @@ static int path_tables(struct fbac_policy *p)
 
 			pr->pattern = r->pattern;
 			pr->plen = (uint16_t)fbac_pattern_prefix_len(r->pattern);
+			pr->llfs = fbac_ops_landlock_fs(r->ops);
 			pr->literal = !fbac_has_wildcard(r->pattern);
 			pr->deny = r->deny;
 			pr->ops = r->ops;
@@ -234,21 +235,27 @@ static int ports_plan(struct fbac_policy *p, enum fbac_op op, bool *handle,
 	return 0;
 }
 
+static int push_expand(struct fbac_policy *p, struct fbac_ll_expand **v,
+		       size_t *n, const char *dir, const char *glob,
+		       const char **holes, size_t n_holes, uint64_t access)
+{
+	size_t cap = *n; /* grown one at a time: few of them */
+	int r;
+
+	r = fbac_arena_grow(p->arena, (void **)v, &cap, *n + 1, sizeof(**v));
+	if (r < 0)
+		return r;
+	(*v)[(*n)++] = (struct fbac_ll_expand){
+		dir, glob, (const char *const *)holes, n_holes, access
+	};
+	return 0;
+}
+
 static int add_expand(struct fbac_policy *p, const char *dir,
 		      const char *glob, const char **holes, size_t n_holes)
 {
-	struct fbac_landlock_plan *ll = &p->ll;
-	size_t cap = ll->n_expand; /* grown one at a time: few of them */
-	int r;
-
-	r = fbac_arena_grow(p->arena, (void **)&ll->expand, &cap,
-			    ll->n_expand + 1, sizeof(*ll->expand));
-	if (r < 0)
-		return r;
-	ll->expand[ll->n_expand++] = (struct fbac_ll_expand){
-		dir, glob, (const char *const *)holes, n_holes
-	};
-	return 0;
+	return push_expand(p, &p->ll.expand, &p->ll.n_expand, dir, glob, holes,
+			   n_holes, FBAC_LL_FS_EXECUTE);
 }
 
 /* Whether a pattern has wildcards only in its last component. */
@@ -336,6 +343,219 @@ static int exec_holes(struct fbac_policy *p, struct fbac_ll_path *lp,
 	return add_expand(p, lp->path, NULL, holes, n);
 }
 
+
+#define CREATE_RIGHTS                                                          \
+	(FBAC_LL_FS_MAKE_CHAR | FBAC_LL_FS_MAKE_DIR | FBAC_LL_FS_MAKE_REG |      \
+	 FBAC_LL_FS_MAKE_SOCK | FBAC_LL_FS_MAKE_FIFO | FBAC_LL_FS_MAKE_BLOCK |   \
+	 FBAC_LL_FS_MAKE_SYM)
+
+/*
+ * Creating one named object is a right on its directory in the kernel
+ * (the name does not exist yet, so no rule can sit on it); the file made
+ * is then opened for what the rule grants. The supervisor creates and
+ * opens it after deciding on the name, and nothing of it continues in the
+ * kernel, so the wider kernel rule on the directory is only the backstop.
+ */
+static int create_in_parent(struct fbac_policy *p, const struct fbac_prule *pr,
+			    uint64_t acc, size_t *cap_paths, size_t *cap_gaps)
+{
+	struct fbac_landlock_plan *ll = &p->ll;
+	const char *slash = strrchr(pr->pattern, '/');
+	size_t dlen;
+	int r;
+
+	if (!slash)
+		return 0;
+	dlen = slash == pr->pattern ? 1 : (size_t)(slash - pr->pattern);
+	r = fbac_arena_grow(p->arena, (void **)&ll->paths, cap_paths,
+			    ll->n_paths + 1, sizeof(*ll->paths));
+	if (r < 0)
+		return r;
+	ll->paths[ll->n_paths].path =
+		fbac_arena_strndup(p->arena, pr->pattern, dlen);
+	if (!ll->paths[ll->n_paths].path)
+		return -ENOMEM;
+	ll->paths[ll->n_paths].literal_only = 0;
+	ll->paths[ll->n_paths++].access =
+		acc & (CREATE_RIGHTS | FBAC_LL_FS_WRITE_FILE |
+		       FBAC_LL_FS_TRUNCATE | FBAC_LL_FS_READ_FILE);
+	return add_gap(p, cap_gaps, pr->ops, pr->origin,
+		       fbac_arena_printf(p->arena,
+					 "creating '%s' is a kernel right on all of '%.*s'",
+					 pr->pattern, (int)dlen, pr->pattern));
+}
+
+/* ---- the narrow read plan (see struct fbac_landlock_plan) ---- */
+
+#define NARROW_READ (FBAC_LL_FS_READ_FILE | FBAC_LL_FS_READ_DIR)
+
+/* Pseudo file systems: their inodes come and go, or name "self". */
+static bool narrow_excluded(const char *prefix)
+{
+	static const char *const roots[] = { "/proc", "/sys", "/dev" };
+
+	for (size_t i = 0; i < sizeof(roots) / sizeof(roots[0]); i++)
+		if (fbac_path_is_under(prefix, roots[i]))
+			return true;
+	return false;
+}
+
+/*
+ * The carve-outs from reading below dir: denied read rules and protected
+ * paths that do not allow reading. *simple is cleared when one of them is
+ * a pattern the launcher cannot match entry by entry.
+ */
+static int read_holes(struct fbac_policy *p, const char *dir, const char ***holes,
+		      size_t *n, bool *simple)
+{
+	const uint32_t bits = FBAC_OP_BIT(FBAC_OP_FILE_READ) |
+			      FBAC_OP_BIT(FBAC_OP_DIR_READ);
+	size_t cap = 0;
+	int r;
+
+	*holes = NULL;
+	*n = 0;
+	*simple = true;
+	for (size_t i = 0; i < p->n_prules; i++) {
+		const struct fbac_prule *d = &p->prules[i];
+		char pre[FBAC_MAX_PATH];
+
+		if (!d->deny || !(d->ops & bits))
+			continue;
+		snprintf(pre, sizeof(pre), "%.*s", d->plen, d->pattern);
+		/* A denial written above dir is never reached: the walk up
+		 * from a path below dir stops at dir's own rule first. */
+		if (!fbac_path_is_under(pre, dir))
+			continue;
+		if (!d->literal && !fbac_prule_is_tree(d) &&
+		    !last_component_glob(d->pattern, d->plen))
+			*simple = false;
+		r = fbac_arena_grow(p->arena, (void **)holes, &cap, *n + 1,
+				    sizeof(**holes));
+		if (r < 0)
+			return r;
+		(*holes)[(*n)++] = d->pattern;
+	}
+	for (size_t i = 0; i < p->n_protected; i++) {
+		const struct fbac_resolved_protected *pp = &p->protected[i];
+
+		if ((pp->allow & bits) == bits ||
+		    !fbac_path_is_under(pp->path, dir) || streq(pp->path, dir))
+			continue;
+		r = fbac_arena_grow(p->arena, (void **)holes, &cap, *n + 2,
+				    sizeof(**holes));
+		if (r < 0)
+			return r;
+		(*holes)[(*n)++] = pp->path;
+		(*holes)[*n] = fbac_arena_printf(p->arena, "%s/**", pp->path);
+		if (!(*holes)[(*n)++])
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+static int add_narrow(struct fbac_policy *p, size_t *cap, const char *path,
+		      uint64_t access, bool literal)
+{
+	struct fbac_landlock_plan *ll = &p->ll;
+	int r;
+
+	r = fbac_arena_grow(p->arena, (void **)&ll->narrow, cap,
+			    ll->n_narrow + 1, sizeof(*ll->narrow));
+	if (r < 0)
+		return r;
+	ll->narrow[ll->n_narrow++] =
+		(struct fbac_ll_path){ path, access, literal ? access : 0 };
+	return 0;
+}
+
+static int narrow_plan(struct fbac_policy *p)
+{
+	struct fbac_landlock_plan *ll = &p->ll;
+	size_t cap = 0, o = 0;
+	int r;
+
+	for (size_t i = 0; i < p->n_prules; i++) {
+		const struct fbac_prule *pr = &p->prules[i];
+		uint64_t acc = fbac_ops_landlock_fs(pr->ops) & NARROW_READ;
+		const char **holes;
+		size_t n_holes;
+		bool simple;
+		char *dir;
+
+		if (pr->deny || !acc)
+			continue;
+		dir = fbac_arena_strndup(p->arena, pr->pattern,
+					 pr->literal ? strlen(pr->pattern) :
+						       pr->plen);
+		if (!dir)
+			return -ENOMEM;
+		/* "/pre" of "/pre*": the directory the pattern lists. */
+		if (!pr->literal && !fbac_prule_is_tree(pr)) {
+			if (pr->pattern[pr->plen] != '/' &&
+			    !(pr->plen == 1 && pr->pattern[0] == '/'))
+				continue;
+			if (!last_component_glob(pr->pattern, pr->plen))
+				continue;
+		}
+		if (narrow_excluded(dir) || streq(dir, "/proc/self"))
+			continue;
+		if ((r = read_holes(p, dir, &holes, &n_holes, &simple)) < 0)
+			return r;
+		if (!simple)
+			continue;
+		if (pr->literal) {
+			/* A literal rule grants the object itself: it must not
+			 * be a carve-out, and grants nothing below. */
+			if (n_holes)
+				continue;
+			r = add_narrow(p, &cap, dir, acc, true);
+		} else if (!fbac_prule_is_tree(pr)) {
+			r = push_expand(p, &ll->narrow_expand,
+					&ll->n_narrow_expand, dir, pr->pattern,
+					holes, n_holes, acc);
+		} else if (n_holes) {
+			r = push_expand(p, &ll->narrow_expand,
+					&ll->n_narrow_expand, dir, NULL, holes,
+					n_holes, acc);
+		} else {
+			r = add_narrow(p, &cap, dir, acc, false);
+		}
+		if (r < 0)
+			return r;
+	}
+	/* One rule per path: the kernel takes the union anyway. */
+	if (ll->n_narrow)
+		qsort(ll->narrow, ll->n_narrow, sizeof(*ll->narrow), cmp_llpath);
+	for (size_t i = 0; i < ll->n_narrow; i++) {
+		struct fbac_ll_path *last = o ? &ll->narrow[o - 1] : NULL;
+		const struct fbac_ll_path *cur = &ll->narrow[i];
+
+		if (last && streq(last->path, cur->path)) {
+			/* Literal-only while no tree rule grants it as well. */
+			last->literal_only =
+				(last->literal_only &
+				 (cur->literal_only | ~cur->access)) |
+				(cur->literal_only & ~last->access);
+			last->access |= cur->access;
+		} else {
+			ll->narrow[o++] = *cur;
+		}
+	}
+	ll->n_narrow = o;
+	return 0;
+}
+
+/* Whether path[0..plen) is dir[0..dlen) or below it. */
+static bool prefix_under(const char *path, size_t plen, const char *dir,
+			 size_t dlen)
+{
+	if (dlen == 1 && dir[0] == '/')
+		return path[0] == '/';
+	return plen >= dlen && !memcmp(path, dir, dlen) &&
+	       (plen == dlen || path[dlen] == '/');
+}
+
 static int landlock_plan(struct fbac_policy *p)
 {
 	struct fbac_landlock_plan *ll = &p->ll;
@@ -369,6 +589,9 @@ static int landlock_plan(struct fbac_policy *p)
 		ll->paths[ll->n_paths].literal_only =
 			pr->literal ? acc & FBAC_LL_FS_EXECUTE : 0;
 		ll->paths[ll->n_paths++].access = acc;
+		if (pr->literal && (acc & CREATE_RIGHTS) &&
+		    (r = create_in_parent(p, pr, acc, &cap_paths, &cap_gaps)) < 0)
+			return r;
 
 		if (!pr->literal && !fbac_prule_is_tree(pr))
 			r = add_gap(p, &cap_gaps, pr->ops, pr->origin,
@@ -425,21 +648,16 @@ static int landlock_plan(struct fbac_policy *p)
 	/* Carve-outs: a deny or a protected path inside a kernel-granted tree. */
 	for (size_t i = 0; i < p->n_prules; i++) {
 		const struct fbac_prule *d = &p->prules[i];
-		char dpre[FBAC_MAX_PATH];
+		uint64_t dfs;
 
-		if (!d->deny)
+		if (!d->deny || !(dfs = fbac_ops_landlock_fs(d->ops)))
 			continue;
-		snprintf(dpre, sizeof(dpre), "%.*s", d->plen, d->pattern);
 		for (size_t k = 0; k < p->n_prules; k++) {
 			const struct fbac_prule *a = &p->prules[k];
-			char apre[FBAC_MAX_PATH];
 
-			if (a->deny || !(fbac_ops_landlock_fs(a->ops) &
-					 fbac_ops_landlock_fs(d->ops)))
-				continue;
-			snprintf(apre, sizeof(apre), "%.*s", a->plen,
-				 a->pattern);
-			if (!fbac_path_is_under(dpre, apre))
+			if (a->deny || !(a->llfs & dfs) ||
+			    !prefix_under(d->pattern, d->plen, a->pattern,
+					  a->plen))
 				continue;
 			r = add_gap(p, &cap_gaps, d->ops & a->ops, d->origin,
 				    fbac_arena_printf(
@@ -453,32 +671,23 @@ static int landlock_plan(struct fbac_policy *p)
 	}
 	for (size_t i = 0; i < p->n_protected; i++) {
 		const struct fbac_resolved_protected *pp = &p->protected[i];
+		size_t pl = strlen(pp->path);
 
 		for (size_t k = 0; k < p->n_prules; k++) {
 			const struct fbac_prule *a = &p->prules[k];
-			char apre[FBAC_MAX_PATH];
+			char below[FBAC_MAX_PATH + 16];
 
-			if (a->deny || !fbac_ops_landlock_fs(a->ops))
-				continue;
-			snprintf(apre, sizeof(apre), "%.*s", a->plen,
-				 a->pattern);
-			if (streq(apre, pp->path) ||
-			    !fbac_path_is_under(pp->path, apre))
+			/* A literal above grants only itself. */
+			if (a->deny || a->literal || !a->llfs ||
+			    (a->plen == pl && !memcmp(a->pattern, pp->path, pl)) ||
+			    !prefix_under(pp->path, pl, a->pattern, a->plen))
 				continue;
 			/* Only a pattern that reaches the protected path or
 			 * below it (not a sibling like 'xauth_*') matters. */
-			{
-				char below[FBAC_MAX_PATH + 16];
-
-				snprintf(below, sizeof(below), "%s/x",
-					 pp->path);
-				if (!a->literal &&
-				    !fbac_pattern_match(a->pattern, pp->path) &&
-				    !fbac_pattern_match(a->pattern, below))
-					continue;
-				if (a->literal)
-					continue; /* a literal above grants only itself */
-			}
+			snprintf(below, sizeof(below), "%s/x", pp->path);
+			if (!fbac_pattern_match(a->pattern, pp->path) &&
+			    !fbac_pattern_match(a->pattern, below))
+				continue;
 			r = add_gap(p, &cap_gaps, a->ops, a->origin,
 				    fbac_arena_printf(
 					    p->arena,
@@ -551,7 +760,7 @@ int fbac_policy_compile(struct fbac_resolved **res, const char *name,
 				    name, FBAC_MAX_RULES);
 	if (r < 0)
 		return r;
-	if ((r = landlock_plan(p)) < 0)
+	if ((r = landlock_plan(p)) < 0 || (r = narrow_plan(p)) < 0)
 		return r;
 	*ret = TAKE_PTR(p);
 	return 0;

@@ -19,6 +19,7 @@ struct fbac_prule {
 	bool literal;  /* no wildcard */
 	bool deny;
 	uint32_t ops;
+	uint64_t llfs; /* fbac_ops_landlock_fs(ops), once */
 	const struct fbac_origin *origin;
 };
 
@@ -52,8 +53,9 @@ struct fbac_gap {
 struct fbac_ll_expand {
 	const char *dir;
 	const char *glob;	  /* entries must match it (NULL: all) */
-	const char *const *holes; /* patterns of what may not run */
+	const char *const *holes; /* patterns of what may not be granted */
 	size_t n_holes;
+	uint64_t access; /* FBAC_LL_FS_* granted on each entry */
 };
 
 struct fbac_landlock_plan {
@@ -66,6 +68,22 @@ struct fbac_landlock_plan {
 	uint16_t *connect_ports, *bind_ports;
 	size_t n_connect_ports, n_bind_ports;
 	uint64_t scope; /* FBAC_LL_SCOPE_* */
+	/*
+	 * The read rights of the program's own domain (READ_FILE, READ_DIR),
+	 * never wider than the policy: where they allow what the supervisor
+	 * decided to allow, a read-only open may continue in the kernel, and
+	 * a path swapped in meanwhile still reaches only what the policy
+	 * lets the program read. Rules on directories are trees; literal_only
+	 * holds the rights of a rule naming one file (none if it turns out to
+	 * be a directory). Trees with carve-outs and last-component patterns
+	 * are listed at launch (narrow_expand); what cannot be expressed
+	 * (other patterns, /proc, /sys, /dev) is left out and served by the
+	 * supervisor.
+	 */
+	struct fbac_ll_path *narrow;
+	size_t n_narrow;
+	struct fbac_ll_expand *narrow_expand;
+	size_t n_narrow_expand;
 };
 
 struct fbac_policy {

@@ -465,6 +465,37 @@ content() {
 	not_denied "$T/pub/d"
 }
 
+@test "dir_mkdir: an existing directory is EEXIST, with no denial" {
+	# mkdir -p style code walks from "/": the kernel answers EEXIST before
+	# any permission check, and so must the supervisor.
+	run --separate-stderr sandbox Mkdir="$T/pub" -- mkdir "$T/secret"
+	expect_status 1
+	err_has "File exists"
+	[[ $stderr != *"fbac: denied"* ]] || fail "a denial for an existing directory: $stderr"
+	# os.makedirs: mkdir from the top, EEXIST taken as "there already".
+	run --separate-stderr sandbox Mkdir="$T/pub" -- "$SYS_PY" -c \
+		"import os; os.makedirs('$T/pub/x/y')"
+	expect_status 0
+	[[ -d $T/pub/x/y ]] || fail "os.makedirs did not make $T/pub/x/y"
+	[[ $stderr != *"dir_mkdir"* ]] || fail "makedirs printed mkdir denials: $stderr"
+}
+
+@test "file_create: one named file that does not exist at launch" {
+	run --separate-stderr sandbox --as=Test_Create_One \
+		"-DTest_Create_One.file=$T/pub2/new" -- \
+		sh -c "echo made >'$T/pub2/new' && cat '$T/pub2/new'"
+	expect_status 0
+	[[ $output == made ]] || fail "not written and read back: $output"
+	not_denied "$T/pub2/new"
+	# The kernel's rule is on the directory; the name is still decided.
+	run --separate-stderr sandbox --as=Test_Create_One \
+		"-DTest_Create_One.file=$T/pub2/new" -- \
+		sh -c "echo x >'$T/pub2/other'"
+	expect_status 2
+	denied file_create "$T/pub2/other" "$SH"
+	[[ ! -e $T/pub2/other ]] || fail "another name was created"
+}
+
 @test "dir_mkdir, dir_rmdir: denied outside the grant" {
 	mkdir "$T/secret/keep"
 	run --separate-stderr sandbox Mkdir="$T/pub" Rmdir="$T/pub" -- mkdir "$T/secret/d"

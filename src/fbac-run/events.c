@@ -149,6 +149,10 @@ void events_summary(struct sup *s)
 	if (s->verbosity >= 0 && suppressed)
 		fprintf(stderr, "fbac: %lu more denials not shown (see --log)\n",
 			suppressed);
+	if (s->verbosity > 0)
+		fprintf(stderr,
+			"fbac: %lu calls decided by the supervisor, %lu of them continued in the kernel\n",
+			s->notifications, s->continued);
 	for (size_t i = 0; i < n_remembered; i++)
 		free(remembered[i]);
 	n_remembered = 0;

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <fcntl.h>
 #include <linux/landlock.h>
+#include <linux/openat2.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -142,116 +143,35 @@ static int add_port(int ruleset, uint64_t access, uint16_t port)
 	return 0;
 }
 
-#define EXPAND_MAX_RULES 4096
-#define EXPAND_MAX_DEPTH 16
-
-static int extra_add(struct landlock_extra *x, const char *path)
+/*
+ * A narrow rule on the object recorded at launch, or none: the
+ * supervisor predicts the kernel's answer from that record, and must
+ * never predict an allow the kernel would refuse.
+ */
+static int add_grant(int ruleset, const struct landlock_grant *g,
+		     uint64_t handled)
 {
-	if (x->n >= EXPAND_MAX_RULES)
-		return 0; /* fail closed: what is not listed may not run */
-	if (x->n == x->cap) {
-		size_t cap = x->cap ? x->cap * 2 : 16;
-		char **v = realloc(x->paths, cap * sizeof(*v));
+	struct ll_path_beneath_attr pb = { 0 };
+	struct open_how how = { .flags = O_PATH | O_CLOEXEC | O_NOFOLLOW,
+				.resolve = RESOLVE_NO_SYMLINKS };
+	struct stat st;
+	int fd, r = 0;
 
-		if (!v)
-			return -ENOMEM;
-		x->paths = v;
-		x->cap = cap;
-	}
-	x->paths[x->n] = strdup(path);
-	if (!x->paths[x->n])
-		return -ENOMEM;
-	x->n++;
-	return 0;
-}
-
-static bool is_hole(const struct fbac_ll_expand *e, const char *path)
-{
-	for (size_t i = 0; i < e->n_holes; i++)
-		if (fbac_pattern_match(e->holes[i], path))
-			return true;
-	return false;
-}
-
-/* Whether a hole lies strictly below path (then path must be listed). */
-static bool hole_inside(const struct fbac_ll_expand *e, const char *path)
-{
-	size_t n = strlen(path);
-
-	for (size_t i = 0; i < e->n_holes; i++) {
-		const char *h = e->holes[i];
-		size_t pl = fbac_pattern_prefix_len(h);
-
-		if (pl > n && !strncmp(h, path, n) && (n == 1 || h[n] == '/'))
-			return true;
-	}
-	return false;
-}
-
-static int expand_dir(const struct fbac_ll_expand *e, const char *dir,
-		      unsigned depth, struct landlock_extra *x)
-{
-	DIR *d = opendir(dir);
-	struct dirent *de;
-	int r = 0;
-
-	if (!d)
-		return 0; /* nothing there, nothing to grant */
-	while (r == 0 && (de = readdir(d))) {
-		char child[PATH_MAX], real[PATH_MAX];
-		struct stat st;
-
-		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
-			continue;
-		if (snprintf(child, sizeof(child), "%s%s%s", dir,
-			     strcmp(dir, "/") ? "/" : "", de->d_name) >=
-		    (int)sizeof(child))
-			continue;
-		if ((e->glob && !fbac_pattern_match(e->glob, child)) ||
-		    is_hole(e, child) || lstat(child, &st) < 0)
-			continue;
-		if (hole_inside(e, child)) {
-			if (S_ISDIR(st.st_mode) && depth < EXPAND_MAX_DEPTH)
-				r = expand_dir(e, child, depth + 1, x);
-			continue;
-		}
-		/* A symlink is granted on what it names: only if that is
-		 * here too and not a hole. */
-		if (S_ISLNK(st.st_mode) &&
-		    (!realpath(child, real) || is_hole(e, real) ||
-		     !fbac_path_is_under(real, e->dir) ||
-		     (e->glob && !fbac_pattern_match(e->glob, real))))
-			continue;
-		r = extra_add(x, child);
-	}
-	closedir(d);
+	fd = (int)syscall(SYS_openat2, AT_FDCWD, g->path, &how, sizeof(how));
+	if (fd < 0)
+		return 0; /* gone: nothing granted */
+	if (fstat(fd, &st) < 0 || st.st_dev != g->dev || st.st_ino != g->ino)
+		goto out;
+	pb.allowed_access = g->access & handled &
+			    (S_ISDIR(st.st_mode) ? ~0ULL : LL_FILE_RIGHTS);
+	pb.parent_fd = fd;
+	if (pb.allowed_access &&
+	    syscall(SYS_landlock_add_rule, ruleset, LL_RULE_PATH_BENEATH, &pb,
+		    0) < 0)
+		r = -errno;
+out:
+	close(fd);
 	return r;
-}
-
-int landlock_expand(const struct fbac_stack *st, struct landlock_extra *extras)
-{
-	int r;
-
-	for (size_t i = 0; i < st->n; i++) {
-		const struct fbac_landlock_plan *p = &st->entries[i].policy->ll;
-
-		extras[i] = (struct landlock_extra){ 0 };
-		for (size_t k = 0; k < p->n_expand; k++)
-			if ((r = expand_dir(&p->expand[k], p->expand[k].dir, 0,
-					    &extras[i])) < 0)
-				return r;
-	}
-	return 0;
-}
-
-void landlock_extra_free(struct landlock_extra *extras, size_t n)
-{
-	for (size_t i = 0; i < n; i++) {
-		for (size_t k = 0; k < extras[i].n; k++)
-			free(extras[i].paths[k]);
-		free(extras[i].paths);
-		extras[i] = (struct landlock_extra){ 0 };
-	}
 }
 
 static int apply_one(const struct fbac_stack_entry *e, int abi, bool supervisor,
@@ -279,6 +199,16 @@ static int apply_one(const struct fbac_stack_entry *e, int abi, bool supervisor,
 	for (size_t i = 0; i < p->n_paths; i++) {
 		uint64_t acc = p->paths[i].access & attr.handled_access_fs;
 
+		/* The program reads through its narrow rules alone; what it
+		 * may run, it may read (the kernel asks both of an exec). */
+		if (!supervisor && x && x->narrowed) {
+			acc &= ~(uint64_t)(FBAC_LL_FS_READ_FILE |
+					   FBAC_LL_FS_READ_DIR);
+			if (p->paths[i].access & FBAC_LL_FS_EXECUTE)
+				acc |= FBAC_LL_FS_READ_FILE &
+				       attr.handled_access_fs;
+		}
+
 		if (acc && (r = add_path(ruleset, p->paths[i].path, acc,
 					 p->paths[i].literal_only)) < 0) {
 			errno = -r;
@@ -298,12 +228,20 @@ static int apply_one(const struct fbac_stack_entry *e, int abi, bool supervisor,
 		if ((r = add_port(ruleset, FBAC_LL_NET_BIND_TCP,
 				  p->bind_ports[i])) < 0)
 			return log_error(r, "cannot add a landlock port rule");
-	for (size_t i = 0; x && i < x->n; i++)
-		if ((r = add_path(ruleset, x->paths[i],
-				  FBAC_LL_FS_EXECUTE & attr.handled_access_fs,
+	for (size_t i = 0; x && i < x->exec.n; i++)
+		if ((r = add_path(ruleset, x->exec.v[i].path,
+				  (FBAC_LL_FS_EXECUTE |
+				   (supervisor ? 0 : FBAC_LL_FS_READ_FILE)) &
+					  attr.handled_access_fs,
 				  0)) < 0)
 			return log_error(r, "cannot add a landlock rule for '%s'",
-					 x->paths[i]);
+					 x->exec.v[i].path);
+	for (size_t i = 0; !supervisor && x && x->narrowed && i < x->narrow.n;
+	     i++)
+		if ((r = add_grant(ruleset, &x->narrow.v[i],
+				   attr.handled_access_fs)) < 0)
+			return log_error(r, "cannot add a landlock rule for '%s'",
+					 x->narrow.v[i].path);
 	if (supervisor &&
 	    (r = add_path(ruleset, "/proc",
 			  (FBAC_LL_FS_READ_FILE | FBAC_LL_FS_READ_DIR) &

@@ -7,6 +7,8 @@
 #define FBAC_RUN_LANDLOCK_H
 
 #include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
 
 #include "stack.h"
 
@@ -22,18 +24,47 @@ int landlock_abi(void);
 void landlock_missing(const struct fbac_stack *st, int abi, char *buf,
 		      size_t size);
 
-/* EXECUTE rules listed entry by entry at launch (struct fbac_ll_expand). */
-struct landlock_extra {
-	char **paths;
+/* One kernel rule made at launch, with the object its path named then. */
+struct landlock_grant {
+	char *path;
+	uint64_t access; /* FBAC_LL_FS_* */
+	bool dir;
+	dev_t dev;
+	ino_t ino;
+};
+
+struct landlock_grants {
+	struct landlock_grant *v;
 	size_t n, cap;
 };
 
+/* What the launcher lists for one stack entry. */
+struct landlock_extra {
+	/* EXECUTE entry by entry (struct fbac_ll_expand). */
+	struct landlock_grants exec;
+	/* The program's read rights (plan->narrow), sorted by path. */
+	struct landlock_grants narrow;
+	/* Whether the program's domain reads through narrow alone (set by
+	 * the launcher when its domain is enforced). */
+	bool narrowed;
+};
+
 /*
- * List the directories the plans expand, before any domain restricts us.
- * extras has one element per stack entry. Return: 0 or -ENOMEM.
+ * List the directories the plans expand and record the narrow read
+ * rules, before any domain restricts us. extras has one element per
+ * stack entry. Return: 0 or -ENOMEM.
  */
 int landlock_expand(const struct fbac_stack *st, struct landlock_extra *extras);
 void landlock_extra_free(struct landlock_extra *extras, size_t n);
+
+/*
+ * Whether the program's own domains let it open path (canonical) for
+ * reading: right is FBAC_LL_FS_READ_FILE or FBAC_LL_FS_READ_DIR. Each
+ * layer's deciding rule is checked to still name the object it named at
+ * launch (one fstatat from root_fd), so a true answer is the kernel's.
+ */
+bool landlock_narrow_allows(const struct landlock_extra *extras, size_t n,
+			    int root_fd, uint64_t right, const char *path);
 
 /*
  * Restrict the calling thread with one domain per stack entry. Paths of

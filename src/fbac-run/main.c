@@ -31,6 +31,7 @@ enum {
 enum {
 	OPT_LEARN = 0x100,
 	OPT_BEST_EFFORT,
+	OPT_SUPERVISE_ALL,
 };
 
 const char *argp_program_version = "fbac-run " FBAC_VERSION;
@@ -46,7 +47,7 @@ struct options {
 	enum run_mode mode;
 	const char *log;
 	int verbosity;
-	bool check, best_effort, bad;
+	bool check, best_effort, supervise_all, bad;
 	char **command;
 };
 
@@ -69,6 +70,9 @@ static const struct argp_option options[] = {
 	  "Print the effective policy and exit without running anything", 2 },
 	{ "best-effort", OPT_BEST_EFFORT, NULL, 0,
 	  "Run even if the kernel lacks some Landlock features (printed)", 2 },
+	{ "supervise-all", OPT_SUPERVISE_ALL, NULL, 0,
+	  "Let no read-only open continue in the kernel: the supervisor opens everything (slower; to compare)",
+	  2 },
 	{ 0 }
 };
 
@@ -124,6 +128,9 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
 		return 0;
 	case 'n':
 		o->check = true;
+		return 0;
+	case OPT_SUPERVISE_ALL:
+		o->supervise_all = true;
 		return 0;
 	case OPT_BEST_EFFORT:
 		o->best_effort = true;
@@ -228,11 +235,13 @@ static int run(struct options *o)
 	struct fbac_include grants[FBAC_MAX_LIST];
 	struct fbac_stack st = { .n = 0 };
 	struct launch la = { .exec_err_fd = -1, .listener = -1 };
-	struct sup s = { .listener = -1 };
-	struct landlock_extra extras[FBAC_MAX_LAYERS + 1] = { { 0 } };
+	struct sup s = { .listener = -1, .root_fd = -1 };
+	struct landlock_extra extras[FBAC_MAX_LAYERS + 1];
 	struct layers l;
 	char exe[PATH_MAX], missing[512];
 	int abi, r, status = 0, ret = EXIT_FBAC;
+
+	memset(extras, 0, sizeof(extras));
 
 	r = find_program(o->command[0], exe, sizeof(exe));
 	if (r < 0) {
@@ -293,6 +302,11 @@ static int run(struct options *o)
 	s.mode = o->mode;
 	s.verbosity = o->verbosity;
 	s.self = getpid();
+	s.root_fd = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (s.root_fd < 0) {
+		log_error(-errno, "cannot open '/': %m");
+		goto out;
+	}
 	if (o->log) {
 		s.log = fopen(o->log, "ae");
 		if (!s.log) {
@@ -331,7 +345,15 @@ static int run(struct options *o)
 		}
 		if (landlock_apply(&st, abi, true, extras) < 0)
 			goto out;
+		/* The program reads through its narrow rules (its own domain
+		 * is added in the child); the supervisor may then let its
+		 * read-only opens continue (sup-open.c). */
+		if (abi >= 1 && !o->supervise_all)
+			for (size_t i = 0; i < st.n; i++)
+				extras[i].narrowed = true;
 	}
+	s.extras = extras;
+	s.n_extras = st.n;
 	la.extras = extras;
 	la.exe = exe;
 	la.argv = o->command;
@@ -359,6 +381,8 @@ out:
 		fclose(s.log);
 	if (la.listener >= 0)
 		close(la.listener);
+	if (s.root_fd >= 0)
+		close(s.root_fd);
 	landlock_extra_free(extras, ARRAY_SIZE(extras));
 	fbac_stack_clear(&st);
 	layers_free(&l);

@@ -39,7 +39,19 @@ static int resolve_entry(struct call *c, int dirfd, uint64_t path,
 		bool root = !strcmp(r->path, "/");
 
 		resolved_close(r);
-		return root ? -EBUSY : -EINVAL;
+		/* mkdir of "/", "." or "..": they exist, as the kernel says. */
+		return op == FBAC_OP_DIR_MKDIR ? -EEXIST : root ? -EBUSY : -EINVAL;
+	}
+	/*
+	 * Making what exists fails with EEXIST before any permission check,
+	 * in the kernel as here (mkdir -p walks up from "/"). It reveals no
+	 * more than an open would: a missing name is ENOENT there too.
+	 */
+	if (r->fd >= 0 && (op == FBAC_OP_DIR_MKDIR ||
+			   op == FBAC_OP_FILE_CREATE ||
+			   op == FBAC_OP_SPECIAL_CREATE)) {
+		resolved_close(r);
+		return -EEXIST;
 	}
 	if (!decide_path(c, op, r->path)) {
 		resolved_close(r);

@@ -28,7 +28,7 @@
 static int resolve_get(struct call *c, int dirfd, uint64_t path, int atflags,
 		       struct resolved *r)
 {
-	unsigned rf = 0;
+	unsigned rf = RES_HELD_NO_PATH;
 	int err;
 
 	if (!(atflags & AT_SYMLINK_NOFOLLOW))
@@ -52,16 +52,16 @@ static void do_stat(struct call *c, int dirfd, uint64_t path, uint64_t buf,
 		    int atflags)
 {
 	struct resolved r;
-	struct stat st;
 	int err = resolve_get(c, dirfd, path, atflags, &r);
 
 	if (err < 0) {
 		fail(c, err);
 		return;
 	}
-	if (fstatat(r.fd, "", &st, AT_EMPTY_PATH) < 0)
+	/* The walk took the object's stat already. */
+	if (!r.st.st_mode && fstatat(r.fd, "", &r.st, AT_EMPTY_PATH) < 0)
 		err = -errno;
-	else if (target_write(c->tid, buf, &st, sizeof(st)) < 0)
+	else if (target_write(c->tid, buf, &r.st, sizeof(r.st)) < 0)
 		err = -EFAULT;
 	resolved_close(&r);
 	respond(c, 0, err);

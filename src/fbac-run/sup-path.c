@@ -128,12 +128,12 @@ static int target_fd_ref(struct call *c, const char *path)
 	return (int)fd;
 }
 
-static int openat2_path(int base, const char *path, bool follow,
-			bool in_root)
+static int openat2_how(int base, const char *path, bool follow,
+		       uint64_t resolve)
 {
 	struct open_how how = {
 		.flags = O_PATH | O_CLOEXEC | (follow ? 0 : O_NOFOLLOW),
-		.resolve = RESOLVE_NO_MAGICLINKS | (in_root ? RESOLVE_IN_ROOT : 0),
+		.resolve = resolve,
 	};
 	int fd;
 
@@ -143,10 +143,33 @@ static int openat2_path(int base, const char *path, bool follow,
 	return fd < 0 ? -errno : fd;
 }
 
+static int openat2_path(int base, const char *path, bool follow,
+			bool in_root)
+{
+	return openat2_how(base, path, follow,
+			   RESOLVE_NO_MAGICLINKS |
+				   (in_root ? RESOLVE_IN_ROOT : 0));
+}
+
+/*
+ * A normal absolute path walked without meeting a symlink is its own
+ * canonical name: no need to ask the kernel for it (a readlink of
+ * /proc/self/fd/N per call). -ELOOP: a symlink on the way, walk again
+ * the general way; other errors are the walk's own.
+ */
+static int open_canonical(int root, const char *path, bool follow)
+{
+	if (path[0] != '/' || !fbac_path_is_normal(path))
+		return -ELOOP;
+	return openat2_how(root, path, follow,
+			   RESOLVE_NO_SYMLINKS | RESOLVE_IN_ROOT);
+}
+
+/* The directory path is relative to; ours to close unless it is root_fd. */
 static int base_fd(struct call *c, int dirfd, const char *path)
 {
 	if (path[0] == '/')
-		return target_root(c->tid);
+		return c->s->root_fd;
 	if (dirfd == AT_FDCWD)
 		return target_cwd(c->tid);
 	return target_getfd(c->tid, dirfd);
@@ -184,23 +207,27 @@ int resolve_path(struct call *c, int dirfd, const char *arg, unsigned flags,
 	out->fd = out->parent_fd = -1;
 	out->leaf[0] = out->path[0] = 0;
 	out->is_dir = false;
+	out->st.st_mode = 0;
 	out->held = false;
 
 	if (!arg[0]) {
-		struct stat st;
-
 		if (!(flags & RES_EMPTY_OK))
 			return -ENOENT;
 		out->fd = dirfd == AT_FDCWD ? target_cwd(c->tid) :
 					      target_getfd(c->tid, dirfd);
 		if (out->fd < 0)
 			return out->fd;
+		out->held = true;
+		if (fstat(out->fd, &out->st) == 0)
+			out->is_dir = S_ISDIR(out->st.st_mode);
+		else
+			out->st.st_mode = 0;
+		if (flags & RES_HELD_NO_PATH)
+			return 0;
 		/* Pipes and sockets have no path; the program holds them. */
 		r = fd_path(out->fd, out->path, sizeof(out->path));
 		if (r < 0 && r != -EACCES && r != -ENOENT)
 			goto fail;
-		out->is_dir = fstat(out->fd, &st) == 0 && S_ISDIR(st.st_mode);
-		out->held = true;
 		return 0;
 	}
 	if ((r = rewrite_self(c, arg, path, sizeof(path))) < 0)
@@ -209,8 +236,6 @@ int resolve_path(struct call *c, int dirfd, const char *arg, unsigned flags,
 	/* The target's own descriptor by number: decide on what it is. */
 	tfd = target_fd_ref(c, path);
 	if (tfd >= 0) {
-		struct stat st;
-
 		out->fd = target_getfd(c->tid, tfd);
 		if (out->fd < 0)
 			return out->fd == -EBADF ? -ENOENT : out->fd;
@@ -223,27 +248,40 @@ int resolve_path(struct call *c, int dirfd, const char *arg, unsigned flags,
 		} else if (r < 0) {
 			goto fail;
 		}
-		out->is_dir = fstat(out->fd, &st) == 0 && S_ISDIR(st.st_mode);
+		if (fstat(out->fd, &out->st) == 0)
+			out->is_dir = S_ISDIR(out->st.st_mode);
+		else
+			out->st.st_mode = 0;
 		return 0;
 	}
 
 	base = base_fd(c, dirfd, path);
 	if (base < 0)
 		return base;
-	out->fd = openat2_path(base, path, flags & RES_FOLLOW, path[0] == '/');
+	out->fd = open_canonical(base, path, flags & RES_FOLLOW);
 	if (out->fd >= 0) {
-		struct stat st;
-
-		r = fd_path(out->fd, out->path, sizeof(out->path));
-		if (r < 0)
+		/* path is normal, so it fits (it came from a buffer this size). */
+		snprintf(out->path, sizeof(out->path), "%s", path);
+	} else if (out->fd == -ELOOP) {
+		out->fd = openat2_path(base, path, flags & RES_FOLLOW,
+				       path[0] == '/');
+		if (out->fd >= 0 &&
+		    (r = fd_path(out->fd, out->path, sizeof(out->path))) < 0)
 			goto fail;
-		out->is_dir = fstat(out->fd, &st) == 0 && S_ISDIR(st.st_mode);
+	}
+	if (out->fd >= 0) {
+		if (fstat(out->fd, &out->st) < 0) {
+			r = -errno;
+			goto fail;
+		}
+		out->is_dir = S_ISDIR(out->st.st_mode);
 	} else if (out->fd != -ENOENT || !(flags & (RES_MAY_MISS | RES_PARENT))) {
 		r = out->fd;
 		goto fail;
 	}
 
-	if (flags & RES_PARENT) {
+	if ((flags & RES_PARENT) &&
+	    !((flags & RES_PARENT_IF_MISSING) && out->fd >= 0)) {
 		/* Split off the last component; the parent is followed. */
 		char *slash, parent[FBAC_MAX_PATH];
 		size_t len = strlen(path);
@@ -297,14 +335,15 @@ int resolve_path(struct call *c, int dirfd, const char *arg, unsigned flags,
 		goto fail;
 	}
 done:
-	close(base);
+	if (base != c->s->root_fd)
+		close(base);
 	if (is_ours(c, out->path)) {
 		resolved_close(out);
 		return -EACCES;
 	}
 	return 0;
 fail:
-	if (base >= 0)
+	if (base >= 0 && base != c->s->root_fd)
 		close(base);
 	resolved_close(out);
 	return r;

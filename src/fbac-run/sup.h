@@ -14,9 +14,11 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 
 #include "fbac-limits.h"
+#include "landlock.h"
 #include "stack.h"
 #include "suggest.h"
 
@@ -35,7 +37,20 @@ struct sup {
 	FILE *log;	 /* JSON lines, or NULL */
 	int verbosity;	 /* -1 quiet, 0 normal, 1 verbose */
 	pid_t self;	 /* our pid, never to be reached through /proc */
+	/*
+	 * O_PATH on our own "/": every target's root too, as chroot and
+	 * pivot_root are denied in the sandbox and mounts are refused by the
+	 * filter and by Landlock, so absolute paths resolve from here
+	 * without opening /proc/TID/root per call. Whatever namespace copy
+	 * a target made, we decide on and hand over what this walk finds.
+	 */
+	int root_fd;
+	/* The launch-time kernel rules of each layer (landlock.h). */
+	const struct landlock_extra *extras;
+	size_t n_extras;
 	unsigned long denials, printed;
+	/* Counted by the receiver thread alone. */
+	unsigned long notifications, continued;
 	size_t notif_size, resp_size;
 };
 
@@ -57,6 +72,7 @@ struct resolved {
 	char leaf[256];
 	char path[FBAC_MAX_PATH]; /* kernel-resolved, canonical */
 	bool is_dir;
+	struct stat st; /* of fd, when fd >= 0 (st_mode 0 otherwise) */
 	bool held; /* an empty path with AT_EMPTY_PATH: a descriptor the
 		    * target already holds */
 };
@@ -65,6 +81,9 @@ struct resolved {
 #define RES_EMPTY_OK 0x2    /* AT_EMPTY_PATH: "" names dirfd itself */
 #define RES_PARENT 0x4	    /* also pin the parent and leaf */
 #define RES_MAY_MISS 0x8    /* a missing object is fine (create) */
+#define RES_PARENT_IF_MISSING 0x10 /* with RES_PARENT: pin the parent only
+				    * when the object does not exist */
+#define RES_HELD_NO_PATH 0x20 /* a held descriptor needs no path (fstat) */
 
 void resolved_close(struct resolved *r);
 

@@ -11,7 +11,9 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/ioctl.h>
+#include <sys/eventfd.h>
 #include <sys/signalfd.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -227,22 +229,102 @@ static void forward_signal(pid_t child, const struct signalfd_siginfo *si)
 	kill(child, (int)si->ssi_signo);
 }
 
+/*
+ * The receive loop runs on a thread of its own that does nothing but
+ * receive and dispatch: no poll, no reaping between two notifications.
+ * The main thread forwards signals, reaps, and notices the hang-up.
+ */
+struct receiver {
+	struct sup *s;
+	size_t size;
+	volatile int stop;
+	int err;
+	int efd; /* written when the receiver gives up: wakes the main loop */
+};
+
+static void wake_receiver(int sig)
+{
+	(void)sig; /* only interrupts the receive ioctl */
+}
+
+#define WAKE_SIGNAL SIGURG
+
+/* Whether no process uses the filter any more (RECV then fails at once). */
+static bool hung_up(int listener)
+{
+	struct pollfd p = { listener, 0, 0 };
+
+	return poll(&p, 1, 0) == 1 && (p.revents & (POLLHUP | POLLERR));
+}
+
+static void *receive_loop(void *p)
+{
+	struct receiver *rc = p;
+	_cleanup_free_ struct seccomp_notif *req = calloc(1, rc->size);
+	sigset_t wake;
+
+	sigemptyset(&wake);
+	sigaddset(&wake, WAKE_SIGNAL);
+	pthread_sigmask(SIG_UNBLOCK, &wake, NULL);
+	if (!req) {
+		rc->err = log_error(-ENOMEM, "out of memory");
+		(void)eventfd_write(rc->efd, 1);
+		return NULL;
+	}
+	while (!rc->stop) {
+		memset(req, 0, rc->size);
+		if (ioctl(rc->s->listener, SECCOMP_IOCTL_NOTIF_RECV, req) == 0) {
+			rc->s->notifications++;
+			dispatch(rc->s, req);
+		}
+		else if (errno == ENOENT && hung_up(rc->s->listener))
+			return NULL; /* no process left: nothing will come */
+		else if (errno != EINTR && errno != ENOENT) {
+			rc->err = log_error(-errno,
+					    "cannot receive a notification: %m");
+			(void)eventfd_write(rc->efd, 1);
+			return NULL;
+		}
+	}
+	return NULL;
+}
+
+/* Reap the program, and orphans reparented to us (we are a subreaper),
+ * without taking the program's status by mistake. */
+static void reap(pid_t child, int *status, bool *child_done)
+{
+	for (;;) {
+		siginfo_t si = { 0 };
+
+		if (waitid(P_ALL, 0, &si, WEXITED | WNOHANG | WNOWAIT) < 0 ||
+		    si.si_pid == 0)
+			return;
+		if (si.si_pid == child) {
+			if (waitpid(child, status, 0) == child)
+				*child_done = true;
+			return;
+		}
+		waitpid(si.si_pid, NULL, 0);
+	}
+}
+
 int supervise(struct sup *s, pid_t child, int *status)
 {
 	struct seccomp_notif_sizes sizes;
-	_cleanup_free_ struct seccomp_notif *req = NULL;
-	_cleanup_close_ int sfd = -1, pidfd = -1;
+	_cleanup_close_ int sfd = -1, pidfd = -1, efd = -1;
 	uint64_t sync = SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP;
-	sigset_t mask;
+	struct receiver rc = { .s = s };
+	struct sigaction sa = { .sa_handler = wake_receiver };
+	sigset_t mask, wake;
+	pthread_t thread;
 	bool child_done = false, hangup = false;
+	int r;
 
 	if (syscall(SYS_seccomp, SECCOMP_GET_NOTIF_SIZES, 0, &sizes) < 0)
 		return log_error(-errno, "cannot get the notification sizes: %m");
-	req = calloc(1, sizes.seccomp_notif > sizeof(*req) ?
-				sizes.seccomp_notif :
-				sizeof(*req));
-	if (!req)
-		return log_error(-ENOMEM, "out of memory");
+	rc.size = sizes.seccomp_notif > sizeof(struct seccomp_notif) ?
+			  sizes.seccomp_notif :
+			  sizeof(struct seccomp_notif);
 	/* Same-CPU hand-over: a round trip costs ~8 us instead of ~60. */
 	(void)ioctl(s->listener, SECCOMP_IOCTL_NOTIF_SET_FLAGS, sync);
 
@@ -253,38 +335,45 @@ int supervise(struct sup *s, pid_t child, int *status)
 	pidfd = (int)syscall(SYS_pidfd_open, child, 0);
 	if (pidfd < 0)
 		return log_error(-errno, "cannot open a pidfd: %m");
+	efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (efd < 0)
+		return log_error(-errno, "cannot create an eventfd: %m");
+	rc.efd = efd;
+
+	/* No SA_RESTART: the signal must end the receiver's wait. The
+	 * receiver alone unblocks it (workers inherit it blocked). */
+	sigemptyset(&wake);
+	sigaddset(&wake, WAKE_SIGNAL);
+	pthread_sigmask(SIG_BLOCK, &wake, NULL);
+	if (sigaction(WAKE_SIGNAL, &sa, NULL) < 0)
+		return log_error(-errno, "cannot set a signal handler: %m");
+	if ((r = pthread_create(&thread, NULL, receive_loop, &rc)))
+		return log_error(-r, "cannot start the receiver: %s",
+				 strerror(r));
 
 	/*
 	 * Serve until the program has exited and no process is left that
 	 * uses the filter (the listener then hangs up): what the program
 	 * left running stays confined and served, not failed with ENOSYS.
 	 */
-	while (!child_done || !hangup) {
-		struct pollfd pfd[3] = {
-			{ s->listener, POLLIN, 0 },
+	while ((!child_done || !hangup) && !rc.err) {
+		struct pollfd pfd[4] = {
+			/* Only its hang-up: the receiver takes what arrives. */
+			{ s->listener, 0, 0 },
 			{ sfd, POLLIN, 0 },
 			/* Readable for good once the program exited. */
 			{ child_done ? -1 : pidfd, POLLIN, 0 },
+			{ efd, POLLIN, 0 },
 		};
 
-		(void)pidfd; /* its readiness only wakes the loop */
-
-		if (poll(pfd, 3, -1) < 0) {
+		if (poll(pfd, 4, -1) < 0) {
 			if (errno == EINTR)
 				continue;
-			return log_error(-errno, "poll failed: %m");
+			rc.err = log_error(-errno, "poll failed: %m");
+			break;
 		}
 		if (pfd[0].revents & (POLLHUP | POLLERR))
 			hangup = true;
-		if (pfd[0].revents & POLLIN) {
-			memset(req, 0, sizes.seccomp_notif);
-			if (ioctl(s->listener, SECCOMP_IOCTL_NOTIF_RECV, req) ==
-			    0)
-				dispatch(s, req);
-			else if (errno != EINTR && errno != ENOENT)
-				return log_error(-errno,
-						 "cannot receive a notification: %m");
-		}
 		if (pfd[1].revents & POLLIN) {
 			struct signalfd_siginfo si;
 
@@ -293,21 +382,24 @@ int supervise(struct sup *s, pid_t child, int *status)
 				if (si.ssi_signo != SIGCHLD && !child_done)
 					forward_signal(child, &si);
 		}
-		/* Reap the program, and orphans reparented to us (we are a
-		 * subreaper) without taking the program's status by mistake. */
-		for (;;) {
-			siginfo_t si = { 0 };
-
-			if (waitid(P_ALL, 0, &si, WEXITED | WNOHANG | WNOWAIT) < 0 ||
-			    si.si_pid == 0)
-				break;
-			if (si.si_pid == child) {
-				if (waitpid(child, status, 0) == child)
-					child_done = true;
-				break;
-			}
-			waitpid(si.si_pid, NULL, 0);
-		}
+		if (pfd[1].revents || pfd[2].revents)
+			reap(child, status, &child_done);
 	}
-	return 0;
+	/* The signal may land just before the receiver enters its wait:
+	 * knock until it has left. */
+	rc.stop = 1;
+	for (;;) {
+		struct timespec ts;
+
+		pthread_kill(thread, WAKE_SIGNAL);
+		clock_gettime(CLOCK_REALTIME, &ts);
+		ts.tv_nsec += 20 * 1000 * 1000;
+		if (ts.tv_nsec >= 1000000000L) {
+			ts.tv_sec++;
+			ts.tv_nsec -= 1000000000L;
+		}
+		if (pthread_timedjoin_np(thread, NULL, &ts) == 0)
+			break;
+	}
+	return rc.err;
 }

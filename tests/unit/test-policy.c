@@ -644,6 +644,19 @@ static const char ll_text[] =
 	"  - network_outgoing: {protocol: tcp, ports: \"1-4096\"}\n"
 	"  - network_incoming: {protocol: tcp, ports: \"1-4097\"}\n"
 	"---\n"
+	FUNC("LL_Narrow") "privileges:\n"
+	"  - file_read: /srv/**\n"
+	"  - file_read: /proc/self/**\n"
+	"  - file_read: /sys/**\n"
+	"  - file_read: /var/x\n"
+	"  - file_read: /opt/**\n"
+	"  - file_read: \"/mid/*/x\"\n"
+	"  - access: [file_create, file_write]\n"
+	"    paths: /var/new.log\n"
+	"denied:\n"
+	"  - file_read: \"/opt/*/secret/**\"\n"
+	"  - file_read: /var/x\n"
+	"---\n"
 	FUNC("LL_Scope") "privileges:\n"
 	"  - ipc_signal: any\n"
 	"  - unix_connect: \"@x\"\n";
@@ -779,6 +792,94 @@ static void test_landlock(void)
 }
 
 /* ------------------------------------------------------------------ */
+
+
+static const struct fbac_ll_path *narrow_at(const struct fbac_policy *p,
+					    const char *path)
+{
+	for (size_t i = 0; i < p->ll.n_narrow; i++)
+		if (streq(p->ll.narrow[i].path, path))
+			return &p->ll.narrow[i];
+	return NULL;
+}
+
+static const struct fbac_ll_expand *narrow_expand_at(const struct fbac_policy *p,
+						     const char *dir)
+{
+	for (size_t i = 0; i < p->ll.n_narrow_expand; i++)
+		if (streq(p->ll.narrow_expand[i].dir, dir))
+			return &p->ll.narrow_expand[i];
+	return NULL;
+}
+
+static bool has_hole(const struct fbac_ll_expand *e, const char *hole)
+{
+	for (size_t i = 0; e && i < e->n_holes; i++)
+		if (streq(e->holes[i], hole))
+			return true;
+	return false;
+}
+
+/* The program's read rules: never wider than the policy. */
+static void test_narrow(void)
+{
+	const char *texts[] = { ll_text, protected_text, NULL };
+	const struct fbac_ll_expand *e;
+	const struct fbac_ll_path *n;
+	struct fbac_policy *p;
+	char buf[FBAC_MAX_PATH];
+
+	if (!setup(texts) || !(p = policy_of("LL")))
+		return;
+	n = narrow_at(p, "/usr");
+	ok(n && n->access == (FBAC_LL_FS_READ_FILE | FBAC_LL_FS_READ_DIR) &&
+		   !n->literal_only,
+	   "a tree with file_read and dir_read is one narrow tree rule");
+	ok(!narrow_at(p, "/rw") && !narrow_at(p, "/tmp"),
+	   "rights other than reading are not narrow rules");
+	n = narrow_at(p, "/listed");
+	ok(n && n->access == FBAC_LL_FS_READ_DIR &&
+		   n->literal_only == FBAC_LL_FS_READ_DIR,
+	   "a literal rule is narrow for the object alone");
+	e = narrow_expand_at(p, "/etc");
+	ok(e && e->glob && streq(e->glob, "/etc/*.conf") && !e->n_holes &&
+		   e->access == FBAC_LL_FS_READ_FILE,
+	   "a last-component pattern is listed at launch");
+	e = narrow_expand_at(p, "/data");
+	ok(e && !e->glob && has_hole(e, "/data/private/**") &&
+		   !narrow_at(p, "/data"),
+	   "a tree with a denied subtree is listed around the hole");
+	ok(!narrow_expand_at(p, "/data/ro"),
+	   "a denial of writing is no hole for reading");
+	p = fbac_policy_free(p);
+
+	if (!(p = policy_of("LL_Home")))
+		return;
+	snprintf(buf, sizeof(buf), "%s/.ssh", "/home/u"); /* test_env */
+	e = narrow_expand_at(p, "/home/u");
+	ok(e && has_hole(e, buf), "a protected path is a hole in the home tree");
+	ok(narrow_at(p, buf) != NULL,
+	   "a rule written at the protected path is a narrow rule");
+	p = fbac_policy_free(p);
+
+	if (!(p = policy_of("LL_Narrow")))
+		return;
+	ok(narrow_at(p, "/srv") != NULL, "a plain tree is narrow");
+	ok(!narrow_at(p, "/proc/self") && !narrow_at(p, "/proc") &&
+		   !narrow_at(p, "/sys"),
+	   "/proc and /sys are left to the supervisor");
+	ok(!narrow_at(p, "/var/x"), "a literal that is also denied is not narrow");
+	ok(!narrow_at(p, "/opt") && !narrow_expand_at(p, "/opt"),
+	   "a tree with a hole no entry list can follow is not narrow");
+	ok(!narrow_expand_at(p, "/mid"),
+	   "a pattern with a wildcard above its last component is not narrow");
+	n = ll_path(p, "/var");
+	ok(n && (n->access & FBAC_LL_FS_MAKE_REG) &&
+		   (n->access & FBAC_LL_FS_WRITE_FILE) &&
+		   !(n->access & FBAC_LL_FS_READ_FILE),
+	   "creating one named file is a kernel right on its directory");
+	p = fbac_policy_free(p);
+}
 
 static const char stack_funcs[] =
 	FUNC("Read_Data") "privileges: [file_read: /data/**]\n"
@@ -1055,6 +1156,7 @@ int main(void)
 	test_protected_allow();
 	test_net();
 	test_landlock();
+	test_narrow();
 	test_stack();
 	test_admin_protected();
 	test_suggest();

@@ -1,0 +1,261 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The kernel rules the launcher lists when it starts: EXECUTE entry by
+ * entry where a tree has exec carve-outs or a pattern names some entries
+ * of a directory, and the program's narrow read rules (never wider than
+ * the policy). The supervisor predicts from the same record whether the
+ * kernel would let a read-only open through.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <linux/openat2.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "landlock.h"
+#include "path.h"
+
+/* Beyond these, what is not listed is simply not granted (fail closed). */
+#define EXPAND_MAX_RULES 4096
+#define EXPAND_MAX_DEPTH 16
+
+static int grant_add(struct landlock_grants *g, const char *path,
+		     uint64_t access, const struct stat *st)
+{
+	if (g->n >= EXPAND_MAX_RULES)
+		return 0;
+	if (g->n == g->cap) {
+		size_t cap = g->cap ? g->cap * 2 : 16;
+		struct landlock_grant *v = realloc(g->v, cap * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		g->v = v;
+		g->cap = cap;
+	}
+	g->v[g->n] = (struct landlock_grant){ .access = access };
+	g->v[g->n].path = strdup(path);
+	if (!g->v[g->n].path)
+		return -ENOMEM;
+	if (st) {
+		g->v[g->n].dir = S_ISDIR(st->st_mode);
+		g->v[g->n].dev = st->st_dev;
+		g->v[g->n].ino = st->st_ino;
+	}
+	g->n++;
+	return 0;
+}
+
+static bool is_hole(const struct fbac_ll_expand *e, const char *path)
+{
+	for (size_t i = 0; i < e->n_holes; i++)
+		if (fbac_pattern_match(e->holes[i], path))
+			return true;
+	return false;
+}
+
+/* Whether a hole lies strictly below path (then path must be listed). */
+static bool hole_inside(const struct fbac_ll_expand *e, const char *path)
+{
+	size_t n = strlen(path);
+
+	for (size_t i = 0; i < e->n_holes; i++) {
+		const char *h = e->holes[i];
+		size_t pl = fbac_pattern_prefix_len(h);
+
+		if (pl > n && !strncmp(h, path, n) && (n == 1 || h[n] == '/'))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * List dir: grant each entry that matches and is no hole; descend into
+ * entries with a hole inside. An entry a pattern names is granted as
+ * itself: a directory among them would grant all below it, so it is left
+ * to the supervisor. narrow: the rules must never exceed the policy, so
+ * symlinks (which the kernel would grant on their target) are left out
+ * too; for EXECUTE a symlink is granted on what it names when that is
+ * here and no hole.
+ */
+static int expand_dir(const struct fbac_ll_expand *e, const char *dir,
+		      unsigned depth, bool narrow, struct landlock_grants *g)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	int r = 0;
+
+	if (!d)
+		return 0; /* nothing there, nothing to grant */
+	while (r == 0 && (de = readdir(d))) {
+		char child[PATH_MAX], real[PATH_MAX];
+		struct stat st;
+
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		if (snprintf(child, sizeof(child), "%s%s%s", dir,
+			     strcmp(dir, "/") ? "/" : "", de->d_name) >=
+		    (int)sizeof(child))
+			continue;
+		if ((e->glob && !fbac_pattern_match(e->glob, child)) ||
+		    is_hole(e, child) || lstat(child, &st) < 0)
+			continue;
+		if (hole_inside(e, child)) {
+			if (S_ISDIR(st.st_mode) && depth < EXPAND_MAX_DEPTH)
+				r = expand_dir(e, child, depth + 1, narrow, g);
+			continue;
+		}
+		if (e->glob && S_ISDIR(st.st_mode))
+			continue;
+		if (S_ISLNK(st.st_mode) &&
+		    (narrow || !realpath(child, real) || is_hole(e, real) ||
+		     hole_inside(e, real) || !fbac_path_is_under(real, e->dir) ||
+		     (e->glob && !fbac_pattern_match(e->glob, real))))
+			continue;
+		r = grant_add(g, child, e->access, &st);
+	}
+	closedir(d);
+	return r;
+}
+
+/* A narrow rule on a path that is canonical (no symlink on the way). */
+static int narrow_rule(const struct fbac_ll_path *lp, struct landlock_grants *g)
+{
+	struct open_how how = { .flags = O_PATH | O_CLOEXEC | O_NOFOLLOW,
+				.resolve = RESOLVE_NO_SYMLINKS };
+	struct stat st;
+	int fd, r;
+
+	fd = (int)syscall(SYS_openat2, AT_FDCWD, lp->path, &how, sizeof(how));
+	if (fd < 0)
+		return 0; /* missing, or reached through a symlink */
+	r = fstat(fd, &st) < 0 ? 0 : 1;
+	close(fd);
+	if (!r || S_ISLNK(st.st_mode))
+		return 0;
+	/* A rule naming one object grants nothing below it. */
+	if (S_ISDIR(st.st_mode) && lp->literal_only)
+		return 0;
+	return grant_add(g, lp->path, lp->access, &st);
+}
+
+static int cmp_grant(const void *a, const void *b)
+{
+	return strcmp(((const struct landlock_grant *)a)->path,
+		      ((const struct landlock_grant *)b)->path);
+}
+
+int landlock_expand(const struct fbac_stack *st, struct landlock_extra *extras)
+{
+	int r;
+
+	for (size_t i = 0; i < st->n; i++) {
+		const struct fbac_landlock_plan *p = &st->entries[i].policy->ll;
+		struct landlock_extra *x = &extras[i];
+
+		*x = (struct landlock_extra){ 0 };
+		for (size_t k = 0; k < p->n_expand; k++)
+			if ((r = expand_dir(&p->expand[k], p->expand[k].dir, 0,
+					    false, &x->exec)) < 0)
+				return r;
+		for (size_t k = 0; k < p->n_narrow; k++)
+			if ((r = narrow_rule(&p->narrow[k], &x->narrow)) < 0)
+				return r;
+		for (size_t k = 0; k < p->n_narrow_expand; k++)
+			if ((r = expand_dir(&p->narrow_expand[k],
+					    p->narrow_expand[k].dir, 0, true,
+					    &x->narrow)) < 0)
+				return r;
+		if (x->narrow.n)
+			qsort(x->narrow.v, x->narrow.n, sizeof(*x->narrow.v),
+			      cmp_grant);
+	}
+	return 0;
+}
+
+static void grants_free(struct landlock_grants *g)
+{
+	for (size_t k = 0; k < g->n; k++)
+		free(g->v[k].path);
+	free(g->v);
+	*g = (struct landlock_grants){ 0 };
+}
+
+void landlock_extra_free(struct landlock_extra *extras, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		grants_free(&extras[i].exec);
+		grants_free(&extras[i].narrow);
+		extras[i].narrowed = false;
+	}
+}
+
+/* The grant on exactly this path, or NULL. */
+static const struct landlock_grant *grant_at(const struct landlock_grants *g,
+					     const char *path, size_t len)
+{
+	size_t lo = 0, hi = g->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const char *m = g->v[mid].path;
+		int c = strncmp(m, path, len);
+
+		if (c == 0 && m[len])
+			c = 1;
+		if (c == 0)
+			return &g->v[mid];
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+static bool still_names(int root_fd, const struct landlock_grant *g)
+{
+	struct stat st;
+	const char *rel = g->path[1] ? g->path + 1 : ".";
+
+	return fstatat(root_fd, rel, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+	       st.st_dev == g->dev && st.st_ino == g->ino;
+}
+
+static bool layer_allows(const struct landlock_grants *g, int root_fd,
+			 uint64_t right, const char *path)
+{
+	size_t len = strlen(path);
+
+	/* Landlock looks at the object and each directory above it. */
+	for (;;) {
+		const struct landlock_grant *hit = grant_at(g, path, len);
+
+		if (hit && (hit->access & right) &&
+		    (hit->dir || path[len] == 0))
+			return still_names(root_fd, hit);
+		if (len <= 1)
+			return false;
+		while (len > 1 && path[len - 1] != '/')
+			len--;
+		if (len > 1)
+			len--; /* drop the slash, except the root's */
+	}
+}
+
+bool landlock_narrow_allows(const struct landlock_extra *extras, size_t n,
+			    int root_fd, uint64_t right, const char *path)
+{
+	if (path[0] != '/')
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (!extras[i].narrowed ||
+		    !layer_allows(&extras[i].narrow, root_fd, right, path))
+			return false;
+	return n > 0;
+}
