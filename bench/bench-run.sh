@@ -108,6 +108,29 @@ for i in 0 1 2 3; do
 	printf 'bench data %d\n' "$i" >"$WORK/data/f$i"
 done
 cp "$REPO"/lib/*.c "$REPO"/lib/*.h "$WORK/src/"
+# make -j2: libfbac's sources as a small real project.
+mkdir -p "$WORK/proj"
+cp "$REPO"/lib/*.c "$REPO"/lib/*.h "$WORK/proj/"
+{
+	printf 'CFLAGS = -O2 -std=gnu11 -D_GNU_SOURCE\n'
+	printf 'OBJS = $(patsubst %%.c,%%.o,$(wildcard *.c))\n'
+	printf 'libp.a: $(OBJS)\n\tar rcs $@ $^\n'
+} >"$WORK/proj/Makefile"
+# git status: a repository of 5000 files in 50 directories, committed.
+mkdir -p "$WORK/repo"
+for d in $(seq 1 50); do
+	mkdir -p "$WORK/repo/d$d"
+	for f in $(seq 1 100); do
+		printf 'file %d of %d\n' "$f" "$d" >"$WORK/repo/d$d/f$f.txt"
+	done
+done
+if ! { git -C "$WORK/repo" init -q &&
+	git -C "$WORK/repo" add -A &&
+	git -C "$WORK/repo" -c user.name=bench -c user.email=bench@localhost \
+		commit -q -m bench; } >/dev/null 2>&1; then
+	echo "bench-run: cannot make the git repository" >&2
+	exit 1
+fi
 
 PY=/usr/bin/python3
 [[ -x $PY ]] || PY=$(command -v python3 || echo /usr/bin/python3)
@@ -144,7 +167,8 @@ split() {
 }
 
 # The fbac-run options are words: $WORK has no blanks (mktemp's name under
-# TMPDIR), checked below.
+# TMPDIR), checked below. The policies are the shipped high-level ones a
+# user would pick for each job; the home's secrets stay carved out.
 workload open/stat "--as Text_Viewer -D Text_Viewer.files=$WORK" \
 	"$OPENSTAT" "$N" "$WORK/data/f0" "$WORK/data/f1" "$WORK/data/f2" \
 	"$WORK/data/f3" /etc/passwd
@@ -152,8 +176,12 @@ workload compile "--as Software_Build -D Software_Build.sources=$WORK" \
 	gcc -O2 -std=gnu11 -D_GNU_SOURCE -iquote "$WORK/src" -c \
 	"$WORK/src/path.c" "$WORK/src/policy.c" "$WORK/src/resolve.c" \
 	"$WORK/src/profile.c"
+workload make-j2 "--as Software_Build -D Software_Build.sources=$WORK" \
+	make -s -j2 -C "$WORK/proj" -B
+workload git-status "--as Version_Control_Client -D Version_Control_Client.repos=$WORK" \
+	git -C "$WORK/repo" status --porcelain
 workload find "--as Text_Viewer -D Text_Viewer.files=$WORK" \
-	find /usr/share -xdev
+	find /usr -xdev
 # tar stat(2)s / itself: Read_Only_Files grants just that.
 workload tar "--as Archive_Manager --as Read_Only_Files -D Archive_Manager.sources=/usr/include -D Archive_Manager.destinations=$WORK -D Read_Only_Files.files=/" \
 	tar -cf /dev/null /usr/include
@@ -163,8 +191,8 @@ workload python "--as Script_Interpreter --as TLS_Certificates -D Script_Interpr
 workload startup "--as Text_Viewer -D Text_Viewer.files=$WORK" /bin/true
 
 # ---------------------------------------------------------------- sandboxes
-MODES=(native fbac-run strace bwrap firejail)
-declare -A AVAIL=([native]=1 [fbac-run]=1)
+MODES=(native fbac-run supervised strace bwrap firejail)
+declare -A AVAIL=([native]=1 [fbac-run]=1 [supervised]=1)
 have strace && AVAIL[strace]=1
 have bwrap && AVAIL[bwrap]=1
 have firejail && AVAIL[firejail]=1
@@ -175,8 +203,9 @@ prefix() {
 	local -a p=()
 	case $mode in
 	native) ;;
-	fbac-run)
+	fbac-run | supervised)
 		p=("$FBAC_RUN" -q)
+		[[ $mode == fbac-run ]] || p+=(--supervise-all)
 		[[ -z $log ]] || p+=("--log=$log")
 		# shellcheck disable=SC2206 # the options are words
 		p+=(${FBAC_OPTS[$name]})
@@ -210,7 +239,7 @@ check_cells() {
 		for mode in "${MODES[@]}"; do
 			[[ -n ${AVAIL[$mode]:-} ]] || continue
 			log=
-			if [[ $mode == fbac-run ]]; then
+			if [[ $mode == fbac-run || $mode == supervised ]]; then
 				log=$WORK/check.log
 				rm -f "$log"
 			fi
@@ -364,7 +393,7 @@ echo
 echo "Wall-clock medians in ms (ratio to native, same run):"
 echo
 {
-	printf 'workload\tnative\tfbac-run\tstrace\tbwrap\tfirejail\tnotes\n'
+	printf 'workload\tnative\tfbac-run\tsupervised\tstrace\tbwrap\tfirejail\tnotes\n'
 	for name in "${W_NAMES[@]}"; do
 		printf '%s' "$name"
 		for mode in "${MODES[@]}"; do
@@ -382,6 +411,28 @@ if [[ -n ${OPENSTAT_OUT[native]:-} ]]; then
 		printf '  %-9s %s\n' "$mode" "${OPENSTAT_OUT[$mode]:-failed}"
 	done
 fi
+# The round-trip floor of user notification on this machine, next to
+# what fbac-run's supervisor takes per call.
+FLOOR=$BUILD/bench/bench-notify-floor
+if [[ -x $FLOOR ]]; then
+	echo
+	echo "user-notification floor (bench-notify-floor, microseconds per call):"
+	"$FLOOR" "$N" | sed 's/^/  /'
+	echo "  (answer: a stat-like reply; inject: an ADDFD reply, as an open the"
+	echo "   supervisor makes; a continued open costs an answer)"
+fi
+
+# The supervisor's peak resident size (fbac-run -v prints it at exit).
+echo
+echo "supervisor peak resident size (fbac-run -v, one run each):"
+for i in "${!W_NAMES[@]}"; do
+	name=${W_NAMES[$i]}
+	split "$(cmdline fbac-run "$i")"
+	# -q stays: -v only adds the summary lines.
+	rss=$("${CMD[@]/#-q/-v}" 2>&1 >/dev/null </dev/null |
+		sed -n 's/.*supervisor peak resident size \([0-9]* kB\).*/\1/p' | tail -n 1)
+	printf '  %-10s %s\n' "$name" "${rss:-?}"
+done
 echo
 echo "fbac-run policies:"
 for name in "${W_NAMES[@]}"; do

@@ -144,15 +144,34 @@ void event_log(struct call *c, const struct fbac_query *q, bool allowed,
 	fflush(s->log);
 }
 
+/* VmHWM of /proc/self/status: what the supervisor needed at most. */
+static void print_peak_rss(void)
+{
+	char line[128];
+	FILE *f = fopen("/proc/self/status", "re");
+
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, "VmHWM:", 6)) {
+			fprintf(stderr, "fbac: supervisor peak resident size %ld kB\n",
+				strtol(line + 6, NULL, 10));
+			break;
+		}
+	fclose(f);
+}
+
 void events_summary(struct sup *s)
 {
 	if (s->verbosity >= 0 && suppressed)
 		fprintf(stderr, "fbac: %lu more denials not shown (see --log)\n",
 			suppressed);
-	if (s->verbosity > 0)
+	if (s->verbosity > 0) {
 		fprintf(stderr,
 			"fbac: %lu calls decided by the supervisor, %lu of them continued in the kernel\n",
 			s->notifications, s->continued);
+		print_peak_rss();
+	}
 	for (size_t i = 0; i < n_remembered; i++)
 		free(remembered[i]);
 	n_remembered = 0;
