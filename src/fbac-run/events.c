@@ -5,6 +5,7 @@
  * JSON line per decision in the log file.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -18,6 +19,8 @@
 #define MAX_LINES 64	 /* human lines per run; the rest are counted */
 #define MAX_REMEMBERED 512 /* distinct denials remembered for dedup */
 
+/* Receivers decide in parallel; one event is written at a time. */
+static pthread_mutex_t events_mutex = PTHREAD_MUTEX_INITIALIZER;
 static char *remembered[MAX_REMEMBERED];
 static size_t n_remembered;
 static unsigned long suppressed;
@@ -86,9 +89,10 @@ static void human_line(struct call *c, const struct fbac_query *q,
 	fputc('\n', stderr);
 }
 
-void event_log(struct call *c, const struct fbac_query *q, bool allowed,
-	       const struct fbac_stack_entry *denier,
-	       const struct fbac_verdict *v)
+static void event_log_locked(struct call *c, const struct fbac_query *q,
+			     bool allowed,
+			     const struct fbac_stack_entry *denier,
+			     const struct fbac_verdict *v)
 {
 	struct sup *s = c->s;
 	char object[FBAC_MAX_PATH + 32], exe[FBAC_MAX_PATH], key[FBAC_MAX_PATH + 64];
@@ -159,6 +163,15 @@ static void print_peak_rss(void)
 			break;
 		}
 	fclose(f);
+}
+
+void event_log(struct call *c, const struct fbac_query *q, bool allowed,
+	       const struct fbac_stack_entry *denier,
+	       const struct fbac_verdict *v)
+{
+	pthread_mutex_lock(&events_mutex);
+	event_log_locked(c, q, allowed, denier, v);
+	pthread_mutex_unlock(&events_mutex);
 }
 
 void events_summary(struct sup *s)

@@ -70,10 +70,10 @@ static void do_mkdir(struct call *c, int dirfd, uint64_t path, mode_t mode)
 		fail(c, err);
 		return;
 	}
-	old = umask(target_umask(c->tid));
+	old = umask_enter(c);
 	if (mkdirat(r.parent_fd, r.leaf, mode) < 0)
 		err = -errno;
-	umask(old);
+	umask_leave(old);
 	resolved_close(&r);
 	respond(c, 0, err);
 }
@@ -92,10 +92,10 @@ static void do_mknod(struct call *c, int dirfd, uint64_t path, mode_t mode,
 		fail(c, err);
 		return;
 	}
-	old = umask(target_umask(c->tid));
+	old = umask_enter(c);
 	if (mknodat(r.parent_fd, r.leaf, mode, dev) < 0)
 		err = -errno;
-	umask(old);
+	umask_leave(old);
 	resolved_close(&r);
 	respond(c, 0, err);
 }

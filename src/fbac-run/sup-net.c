@@ -229,11 +229,11 @@ static void h_connect_bind(struct call *c, bool is_bind)
 	if (err < 0)
 		goto out;
 	if (is_bind) {
-		mode_t old = umask(target_umask(c->tid));
+		mode_t old = umask_enter(c);
 
 		if (bind(sock, (struct sockaddr *)&a.ss, a.len) < 0)
 			err = -errno;
-		umask(old);
+		umask_leave(old);
 		goto out;
 	}
 	fl = fcntl(sock, F_GETFL);

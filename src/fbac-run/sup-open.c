@@ -178,7 +178,7 @@ again:
 			goto out;
 		}
 		{
-			mode_t old = umask(target_umask(c->tid));
+			mode_t old = umask_enter(c);
 
 			/* Never through a dangling symlink: it would create
 			 * a file somewhere nobody decided on. O_EXCL: a file
@@ -189,7 +189,7 @@ again:
 					    O_CLOEXEC | O_NOCTTY,
 				    mode);
 			err = fd < 0 ? -errno : 0;
-			umask(old);
+			umask_leave(old);
 		}
 		if (fd < 0 && err == -EEXIST && !(flags & O_EXCL) &&
 		    ++tries < 3) {
@@ -257,7 +257,7 @@ again:
 		goto out;
 	}
 	if (may_continue_read(c, &r, flags)) {
-		c->s->continued++;
+		__atomic_fetch_add(&c->s->continued, 1, __ATOMIC_RELAXED);
 		respond_continue(c);
 		goto out;
 	}

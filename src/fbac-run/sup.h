@@ -143,6 +143,14 @@ static inline void fdname(char *buf, size_t size, int fd)
 }
 void handle_net(struct call *c);
 
+/*
+ * Set the target's umask for a creation made here, and restore ours
+ * after: the umask is the process's, and several threads create, so the
+ * section is serialised.
+ */
+mode_t umask_enter(struct call *c);
+void umask_leave(mode_t old);
+
 /* Run fn(arg) in a worker thread (blocking opens and connects). The
  * worker responds. Return: 0 or -errno. */
 int run_slow(void (*fn)(void *), void *arg);

@@ -24,6 +24,7 @@
 #include "path.h"
 #include "sup.h"
 #include "suggest.h"
+#include "target.h"
 
 #ifndef SECCOMP_IOCTL_NOTIF_SET_FLAGS
 #define SECCOMP_IOCTL_NOTIF_SET_FLAGS SECCOMP_IOW(4, __u64)
@@ -146,6 +147,22 @@ bool decide_path(struct call *c, enum fbac_op op, const char *path)
 	return decide(c, &q);
 }
 
+static pthread_mutex_t umask_mutex = PTHREAD_MUTEX_INITIALIZER;
+
+mode_t umask_enter(struct call *c)
+{
+	mode_t m = target_umask(c->tid);
+
+	pthread_mutex_lock(&umask_mutex);
+	return umask(m);
+}
+
+void umask_leave(mode_t old)
+{
+	umask(old);
+	pthread_mutex_unlock(&umask_mutex);
+}
+
 /* ---- slow calls in worker threads ---- */
 
 struct slow {
@@ -257,6 +274,20 @@ static bool hung_up(int listener)
 	return poll(&p, 1, 0) == 1 && (p.revents & (POLLHUP | POLLERR));
 }
 
+/*
+ * Receivers wait side by side: while one decides, the next call is taken
+ * at once, by another CPU where there is one. This also narrows the time
+ * a call waits unreceived, when a signal still interrupts it.
+ */
+#define MAX_RECEIVERS 4
+
+static size_t receivers_wanted(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+	return n < 1 ? 1 : n > MAX_RECEIVERS ? MAX_RECEIVERS : (size_t)n;
+}
+
 static void *receive_loop(void *p)
 {
 	struct receiver *rc = p;
@@ -274,7 +305,8 @@ static void *receive_loop(void *p)
 	while (!rc->stop) {
 		memset(req, 0, rc->size);
 		if (ioctl(rc->s->listener, SECCOMP_IOCTL_NOTIF_RECV, req) == 0) {
-			rc->s->notifications++;
+			__atomic_fetch_add(&rc->s->notifications, 1,
+					   __ATOMIC_RELAXED);
 			dispatch(rc->s, req);
 		}
 		else if (errno == ENOENT && hung_up(rc->s->listener))
@@ -316,7 +348,8 @@ int supervise(struct sup *s, pid_t child, int *status)
 	struct receiver rc = { .s = s };
 	struct sigaction sa = { .sa_handler = wake_receiver };
 	sigset_t mask, wake;
-	pthread_t thread;
+	pthread_t threads[MAX_RECEIVERS];
+	size_t n_threads = 0, want = receivers_wanted();
 	bool child_done = false, hangup = false;
 	int r;
 
@@ -347,7 +380,11 @@ int supervise(struct sup *s, pid_t child, int *status)
 	pthread_sigmask(SIG_BLOCK, &wake, NULL);
 	if (sigaction(WAKE_SIGNAL, &sa, NULL) < 0)
 		return log_error(-errno, "cannot set a signal handler: %m");
-	if ((r = pthread_create(&thread, NULL, receive_loop, &rc)))
+	while (n_threads < want &&
+	       !(r = pthread_create(&threads[n_threads], NULL, receive_loop,
+				    &rc)))
+		n_threads++;
+	if (!n_threads)
 		return log_error(-r, "cannot start the receiver: %s",
 				 strerror(r));
 
@@ -385,21 +422,22 @@ int supervise(struct sup *s, pid_t child, int *status)
 		if (pfd[1].revents || pfd[2].revents)
 			reap(child, status, &child_done);
 	}
-	/* The signal may land just before the receiver enters its wait:
-	 * knock until it has left. */
+	/* The signal may land just before a receiver enters its wait:
+	 * knock until each has left. */
 	rc.stop = 1;
-	for (;;) {
-		struct timespec ts;
+	for (size_t i = 0; i < n_threads; i++)
+		for (;;) {
+			struct timespec ts;
 
-		pthread_kill(thread, WAKE_SIGNAL);
-		clock_gettime(CLOCK_REALTIME, &ts);
-		ts.tv_nsec += 20 * 1000 * 1000;
-		if (ts.tv_nsec >= 1000000000L) {
-			ts.tv_sec++;
-			ts.tv_nsec -= 1000000000L;
+			pthread_kill(threads[i], WAKE_SIGNAL);
+			clock_gettime(CLOCK_REALTIME, &ts);
+			ts.tv_nsec += 20 * 1000 * 1000;
+			if (ts.tv_nsec >= 1000000000L) {
+				ts.tv_sec++;
+				ts.tv_nsec -= 1000000000L;
+			}
+			if (pthread_timedjoin_np(threads[i], NULL, &ts) == 0)
+				break;
 		}
-		if (pthread_timedjoin_np(thread, NULL, &ts) == 0)
-			break;
-	}
 	return rc.err;
 }
