@@ -1318,3 +1318,140 @@ unpriv() {
 	event network_outgoing "tcp:127.0.0.1:$port" deny connect
 	no_secret
 }
+
+# ---------------------------------------------------------------------------
+# What browsers and terminal programs showed the supervisor got wrong
+# (tests/apps-gui.bats runs the browsers themselves).
+
+@test "readlink of what is not a symlink is EINVAL; realpath works" {
+	run --separate-stderr sandbox Read="$T" Getattr=/ -- realpath "$T/pub/a" "$T/secret/in"
+	expect_status 0
+	[[ $output == "$T/pub/a"$'\n'"$T/pub/a" ]] || fail "realpath: $output"
+	run --separate-stderr sandbox Read="$T" -- "$SYS_PY" -I -S -c "
+import os
+try:
+    os.readlink('$T/pub/a')
+except OSError as e:
+    print(e.errno == 22)"
+	expect_status 0
+	[[ $output == True ]] || fail "readlink of a file: $output $stderr"
+}
+
+@test "the program's own /proc/self/exe, cwd and ns/* are its own" {
+	run --separate-stderr sandbox -- "$SYS_PY" -I -S -c "
+import os
+print(os.readlink('/proc/self/exe'))
+print(os.stat('/proc/self/exe').st_ino == os.stat(os.path.realpath('/proc/self/exe')).st_ino)
+print(os.stat('/proc/self/ns/user').st_ino == os.stat('/proc/' + str(os.getpid()) + '/ns/user').st_ino)
+print(os.path.isdir('/proc/self/cwd'))"
+	expect_status 0
+	[[ ${lines[0]} == /usr/bin/python3* && ${lines[1]} == True &&
+		${lines[2]} == True && ${lines[3]} == True ]] ||
+		fail "output: $output; stderr: $stderr"
+	# exec through /proc/self/exe (how Chromium starts its helpers).
+	run --separate-stderr sandbox -- sh -c 'exec /proc/self/exe -c "echo again"'
+	expect_status 0
+	[[ $output == again ]] || fail "exec /proc/self/exe: $output $stderr"
+}
+
+@test "memfd_create: invalid flags are EINVAL, MFD_EXEC is EACCES" {
+	run --separate-stderr sandbox -- "$SYS_PY" -I -S -c "
+import ctypes, os
+libc = ctypes.CDLL(None, use_errno=True)
+for f in (0xffffffff, 0x18, 0x10, 0x1):
+    r = libc.syscall(319, b'x', ctypes.c_uint(f))
+    print(hex(f), 'ok' if r >= 0 else os.strerror(ctypes.get_errno()))"
+	expect_status 0
+	[[ $output == $'0xffffffff Invalid argument\n0x18 Invalid argument\n0x10 Permission denied\n0x1 ok' ]] ||
+		fail "$output"
+}
+
+@test "self through a descriptor of /proc is the caller, not the supervisor" {
+	run --separate-stderr sandbox -- "$SYS_PY" -I -S -c "
+import os
+fd = os.open('/proc', os.O_PATH | os.O_DIRECTORY)
+st = os.stat('self/status', dir_fd=fd)
+with open('self/status', opener=lambda p, f: os.open(p, f, dir_fd=fd)) as f:
+    pid = [l for l in f if l.startswith('Pid:')][0].split()[1]
+print(pid == str(os.getpid()))"
+	expect_status 0
+	[[ $output == True ]] || fail "output: $output; stderr: $stderr"
+}
+
+@test "/proc/self means the sandbox's processes; others are decided by number" {
+	run --separate-stderr sandbox --as=Test_Nested -- "$SYS_PY" -I -S -c "
+import os, time
+pid = os.fork()
+if pid == 0:
+    time.sleep(1); os._exit(0)
+print(open('/proc/%d/status' % pid).readline().strip())
+with open('/proc/%d/oom_score_adj' % pid, 'w') as f:
+    f.write('300')
+print(open('/proc/%d/oom_score_adj' % pid).read().strip())
+try:
+    open('/proc/1/status').read(); print('read pid 1')
+except PermissionError:
+    print('pid 1 denied')
+os.kill(pid, 9); os.waitpid(pid, 0)"
+	expect_status 0
+	[[ ${lines[0]} == Name:* && ${lines[1]} == 300 && ${lines[2]} == "pid 1 denied" ]] ||
+		fail "output: $output; stderr: $stderr"
+	denied file_read /proc/1/status python3.11
+}
+
+@test "access(2) answers what the policy allows" {
+	# As root the permission bits say yes to writing everywhere.
+	run --separate-stderr sandbox Read="$T/pub" Write="$T/pub2" Create="$T/pub2" Getattr="$T" -- sh -c \
+		"test -r '$T/pub/a' && echo r; test -w '$T/pub/a' || echo no-w; \
+		 test -w '$T/pub2' && echo dir-w; test -r '$T/secret/s' || echo no-r"
+	[[ $output == $'r\nno-w\ndir-w\nno-r' ]] || fail "output: $output; stderr: $stderr"
+	[[ $stderr != *"file_write"* ]] || fail "a denial line for a question: $stderr"
+}
+
+@test "/dev/tty is the caller's terminal, in a new session on a pty" {
+	run --separate-stderr sandbox --as=Test_Terminal -- "$SYS_PY" -I -S -c "
+import os, pty
+pid, fd = pty.fork()
+if pid == 0:
+    try:
+        t = os.open('/dev/tty', os.O_RDWR)
+        print('child tty', os.ttyname(t) == os.ttyname(0), flush=True)
+    except OSError as e:
+        print('child:', e.strerror, flush=True)
+    os._exit(0)
+print(os.read(fd, 200).decode().strip()); os.waitpid(pid, 0)" </dev/null
+	expect_status 0
+	[[ $output == "child tty True" ]] || fail "output: $output; stderr: $stderr"
+	# Without a controlling terminal: ENXIO, as unconfined.
+	run --separate-stderr sandbox --as=Test_Terminal -- setsid "$SYS_PY" -I -S -c "
+import os
+try:
+    os.open('/dev/tty', os.O_RDWR); print('opened')
+except OSError as e:
+    print(e.strerror)" </dev/null
+	[[ $output == "No such device or address" ]] || fail "no ctty: $output $stderr"
+}
+
+@test "chroot in a user namespace of its own continues; paths then resolve from there" {
+	# As a user: root mapping itself needs CAP_SETFCAP, which no
+	# confined program keeps.
+	require_unprivileged
+	require_kernel_feature "unprivileged user namespaces" unshare -r true
+	mkdir -p "$T/pub/root/bin" "$T/pub/root/lib"
+	local uh ut
+	uh=$(unprivileged_home)
+	ut=$uh/t
+	LOG=$uh/events.jsonl
+	run --separate-stderr unpriv Read="$ut/pub" -- --as=Test_Nested \
+		unshare -r "$SYS_PY" -I -S -c "
+import os
+os.chroot('$ut/pub/root')
+os.chdir('/')
+print(sorted(os.listdir('/')))
+try:
+    open('/a').read(); print('read /a')
+except FileNotFoundError:
+    print('no /a inside')"
+	expect_status 0
+	[[ $output == $'[\'bin\', \'lib\']\nno /a inside' ]] || fail "output: $output; stderr: $stderr"
+}

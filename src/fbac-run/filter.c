@@ -40,7 +40,7 @@ static const char *const notified[] = {
 	"execveat",    "inotify_add_watch",
 	"connect",     "bind",	       "listen",     "sendmsg",
 	"sendmmsg",    "fchmod",       "fchown",     "fsetxattr",
-	"fremovexattr", "memfd_create",
+	"fremovexattr", "memfd_create", "chroot",
 };
 
 /* Denied outright: escape hatches, kernel attack surface, other tasks. */
@@ -49,7 +49,7 @@ static const char *const denied_eperm[] = {
 	"name_to_handle_at", "keyctl",	      "add_key",     "request_key",
 	"bpf",		 "mount",	      "umount2",     "open_tree",
 	"move_mount",	 "fsopen",	      "fsconfig",    "fsmount",
-	"fspick",	 "mount_setattr",     "pivot_root",  "chroot",
+	"fspick",	 "mount_setattr",     "pivot_root",
 	"swapon",	 "swapoff",	      "quotactl",    "quotactl_fd",
 	"acct",		 "kexec_load",	      "kexec_file_load",
 	"init_module",	 "finit_module",      "delete_module",

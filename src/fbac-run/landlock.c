@@ -242,9 +242,14 @@ static int apply_one(const struct fbac_stack_entry *e, int abi, bool supervisor,
 				   attr.handled_access_fs)) < 0)
 			return log_error(r, "cannot add a landlock rule for '%s'",
 					 x->narrow.v[i].path);
+	/* The supervisor reads the program's /proc entries, and writes those
+	 * the policy lets it write (uid_map, oom_score_adj, ...), decided on
+	 * the path it rewrote: rules on /proc/self bound at launch name the
+	 * launcher's own entries, never the program's. */
 	if (supervisor &&
 	    (r = add_path(ruleset, "/proc",
-			  (FBAC_LL_FS_READ_FILE | FBAC_LL_FS_READ_DIR) &
+			  (FBAC_LL_FS_READ_FILE | FBAC_LL_FS_READ_DIR |
+			   FBAC_LL_FS_WRITE_FILE | FBAC_LL_FS_TRUNCATE) &
 				  attr.handled_access_fs,
 			  0)) < 0)
 		return log_error(r, "cannot add the supervisor's /proc rule");

@@ -53,6 +53,35 @@ static void h_chdir(struct call *c)
 }
 
 /*
+ * chroot only narrows what the caller can name, and only a process with
+ * CAP_SYS_CHROOT in a user namespace of its own may do it (browsers end
+ * their sandbox so). It continues after the new root is decided like a
+ * working directory; from then on every path is resolved from the
+ * caller's own root, as the supervisor can no longer assume it is ours.
+ */
+static void h_chroot(struct call *c)
+{
+	struct resolved r;
+	int err = resolve_arg(c, AT_FDCWD, ARG(c, 0), RES_FOLLOW, &r);
+
+	if (err < 0) {
+		fail(c, err);
+		return;
+	}
+	if (!r.is_dir)
+		err = -ENOTDIR;
+	else if (!decide_path(c, FBAC_OP_FILE_GETATTR, r.path))
+		err = -EACCES;
+	resolved_close(&r);
+	if (err) {
+		fail(c, err);
+		return;
+	}
+	__atomic_store_n(&c->s->roots_vary, true, __ATOMIC_RELEASE);
+	respond_continue(c);
+}
+
+/*
  * The dynamic loader run as the program maps any readable file and runs
  * it (ld.so /denied/prog): mmap is not something Landlock controls. So
  * the loader is never the program itself; programs still use it through
@@ -134,6 +163,11 @@ static void h_inotify(struct call *c)
 
 #define MFD_NOEXEC_SEAL_FLAG 0x0008U /* 6.3 */
 #define MFD_EXEC_FLAG 0x0010U
+#define MFD_HUGE_SHIFT_BITS 26
+#define MFD_HUGE_MASK_BITS 0x3fU
+#define MFD_KNOWN                                                              \
+	(MFD_CLOEXEC | MFD_ALLOW_SEALING | MFD_HUGETLB | MFD_NOEXEC_SEAL_FLAG |  \
+	 MFD_EXEC_FLAG | (MFD_HUGE_MASK_BITS << MFD_HUGE_SHIFT_BITS))
 
 /*
  * memfd_create: memory files are not under any Landlock rule, so one that
@@ -149,6 +183,15 @@ static void h_memfd(struct call *c)
 	if ((err = target_read_string(c->tid, ARG(c, 0), name, sizeof(name))) <
 	    0) {
 		fail(c, err == -ENAMETOOLONG ? -EINVAL : err);
+		return;
+	}
+	/* What the kernel refuses as invalid, refuse the same way first:
+	 * programs probe with bad flags and expect EINVAL. */
+	if ((flags & ~MFD_KNOWN) ||
+	    ((flags & MFD_EXEC_FLAG) && (flags & MFD_NOEXEC_SEAL_FLAG)) ||
+	    ((flags & (MFD_HUGE_MASK_BITS << MFD_HUGE_SHIFT_BITS)) &&
+	     !(flags & MFD_HUGETLB))) {
+		fail(c, -EINVAL);
 		return;
 	}
 	if (flags & MFD_EXEC_FLAG) {
@@ -172,6 +215,9 @@ void handle_file(struct call *c)
 	switch (c->nr) {
 	case SYS_memfd_create:
 		h_memfd(c);
+		return;
+	case SYS_chroot:
+		h_chroot(c);
 		return;
 	case SYS_chdir:
 		h_chdir(c);

@@ -106,6 +106,37 @@ static void h_statfs(struct call *c)
 	respond(c, 0, err);
 }
 
+/*
+ * What access(2) answers must be what the program may then do: the
+ * permission bits say yes to root everywhere. Reading, writing (for a
+ * directory: making a file in it) and running, each as the policy says.
+ */
+static bool access_allowed(struct call *c, const struct resolved *r, int mode)
+{
+	char child[FBAC_MAX_PATH + 32];
+
+	if (r->held || !r->path[0])
+		return true;
+	if ((mode & R_OK) &&
+	    !would_allow_path(c, r->is_dir ? FBAC_OP_DIR_READ : FBAC_OP_FILE_READ,
+			      r->path))
+		return false;
+	if ((mode & W_OK) && !r->is_dir &&
+	    !would_allow_path(c, FBAC_OP_FILE_WRITE, r->path))
+		return false;
+	if ((mode & W_OK) && r->is_dir) {
+		if (snprintf(child, sizeof(child), "%s/fbac-access-probe",
+			     strcmp(r->path, "/") ? r->path : "") >=
+			    (int)sizeof(child) ||
+		    !would_allow_path(c, FBAC_OP_FILE_CREATE, child))
+			return false;
+	}
+	if ((mode & X_OK) && !r->is_dir &&
+	    !would_allow_path(c, FBAC_OP_FILE_EXECUTE, r->path))
+		return false;
+	return true;
+}
+
 static void do_access(struct call *c, int dirfd, uint64_t path, int mode,
 		      int atflags)
 {
@@ -119,6 +150,8 @@ static void do_access(struct call *c, int dirfd, uint64_t path, int mode,
 	if (syscall(SYS_faccessat2, r.fd, "", mode,
 		    AT_EMPTY_PATH | (atflags & AT_EACCESS)) < 0)
 		err = -errno;
+	else if (!access_allowed(c, &r, mode))
+		err = -EACCES; /* a question, not an attempt: no denial line */
 	resolved_close(&r);
 	respond(c, 0, err);
 }
@@ -139,7 +172,14 @@ static void do_readlink(struct call *c, int dirfd, uint64_t path,
 		err = -EINVAL;
 		goto out;
 	}
-	n = readlinkat(r.fd, "", target, sizeof(target));
+	/* One of its descriptors by /proc/self/fd/N: the link's own text
+	 * (a path, "pipe:[...]", "... (deleted)"), as the kernel gives it. */
+	if (r.link[0])
+		n = readlink(r.link, target, sizeof(target));
+	else if (r.st.st_mode && !S_ISLNK(r.st.st_mode))
+		n = -1, errno = EINVAL; /* "" on O_PATH would say ENOENT */
+	else
+		n = readlinkat(r.fd, "", target, sizeof(target));
 	if (n < 0) {
 		err = -errno;
 		goto out;

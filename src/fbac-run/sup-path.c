@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <linux/openat2.h>
 #include <stdio.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -28,7 +29,7 @@ void resolved_close(struct resolved *r)
 	r->fd = r->parent_fd = -1;
 }
 
-static pid_t tgid_of(struct call *c)
+pid_t tgid_of(struct call *c)
 {
 	if (!c->tgid) {
 		pid_t t = target_tgid(c->tid);
@@ -168,8 +169,11 @@ static int open_canonical(int root, const char *path, bool follow)
 /* The directory path is relative to; ours to close unless it is root_fd. */
 static int base_fd(struct call *c, int dirfd, const char *path)
 {
+	/* Once a process has changed its root, ask each caller for its own. */
 	if (path[0] == '/')
-		return c->s->root_fd;
+		return __atomic_load_n(&c->s->roots_vary, __ATOMIC_ACQUIRE) ?
+			       target_root(c->tid) :
+			       c->s->root_fd;
 	if (dirfd == AT_FDCWD)
 		return target_cwd(c->tid);
 	return target_getfd(c->tid, dirfd);
@@ -198,6 +202,100 @@ static bool is_ours(struct call *c, const char *path)
 	return access(task, F_OK) == 0;
 }
 
+
+/*
+ * The caller's own magic links under /proc/<tgid> (or a thread's):
+ * exe, cwd, root and the namespace files. Followed, they reach what the
+ * program already holds, like one of its descriptors.
+ */
+static bool own_magic_link(struct call *c, const char *path)
+{
+	static const char *const names[] = { "exe", "cwd", "root" };
+	char pre[64];
+	const char *rest;
+	size_t l;
+
+	if (strncmp(path, "/proc/", 6))
+		return false;
+	l = (size_t)snprintf(pre, sizeof(pre), "/proc/%d/", (int)tgid_of(c));
+	if (strncmp(path, pre, l))
+		return false;
+	rest = path + l;
+	if (!strncmp(rest, "task/", 5)) {
+		char *end;
+		long tid = strtol(rest + 5, &end, 10);
+
+		if (end == rest + 5 || *end != '/' || tid <= 0)
+			return false;
+		rest = end + 1;
+	}
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(rest, names[i]))
+			return true;
+	return !strncmp(rest, "ns/", 3) && rest[3] && !strchr(rest + 3, '/');
+}
+
+/*
+ * /dev/tty opened by us would be our controlling terminal: name the
+ * caller's instead, from tty_nr of /proc/<tid>/stat (ENXIO without one).
+ */
+static int own_tty(struct call *c, char *out, size_t size)
+{
+	char path[64], buf[512], link[PATH_MAX], *p;
+	unsigned long nr;
+	unsigned maj, min;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)c->tid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -EIO;
+	buf[n] = 0;
+	/* After "pid (comm) ": state ppid pgrp session tty_nr. */
+	p = strrchr(buf, ')');
+	if (!p || sscanf(p + 1, " %*c %*d %*d %*d %lu", &nr) != 1)
+		return -EIO;
+	if (!nr)
+		return -ENXIO;
+	maj = (unsigned)((nr >> 8) & 0xfff);
+	min = (unsigned)((nr & 0xff) | ((nr >> 12) & 0xfff00));
+	if (maj >= 136 && maj <= 143) {
+		n = snprintf(out, size, "/dev/pts/%u", (maj - 136) * 256 + min);
+		return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
+	}
+	snprintf(path, sizeof(path), "/sys/dev/char/%u:%u", maj, min);
+	n = readlink(path, link, sizeof(link) - 1);
+	if (n <= 0)
+		return -ENXIO;
+	link[n] = 0;
+	p = strrchr(link, '/');
+	n = snprintf(out, size, "/dev/%s", p ? p + 1 : link);
+	return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
+}
+
+static void set_link(struct resolved *out, const char *path)
+{
+	size_t n = strlen(path);
+
+	if (n < sizeof(out->link))
+		memcpy(out->link, path, n + 1);
+}
+
+/* "self" or "thread-self" first: relative to /proc, it means the caller. */
+static bool starts_with_self(const char *path)
+{
+	size_t l = !strncmp(path, "self", 4)	    ? 4 :
+		   !strncmp(path, "thread-self", 11) ? 11 :
+						      0;
+
+	return l && (path[l] == 0 || path[l] == '/');
+}
+
 int resolve_path(struct call *c, int dirfd, const char *arg, unsigned flags,
 		 struct resolved *out)
 {
@@ -205,7 +303,7 @@ int resolve_path(struct call *c, int dirfd, const char *arg, unsigned flags,
 	int base = -1, r, tfd;
 
 	out->fd = out->parent_fd = -1;
-	out->leaf[0] = out->path[0] = 0;
+	out->leaf[0] = out->path[0] = out->link[0] = 0;
 	out->is_dir = false;
 	out->st.st_mode = 0;
 	out->held = false;
@@ -232,10 +330,31 @@ int resolve_path(struct call *c, int dirfd, const char *arg, unsigned flags,
 	}
 	if ((r = rewrite_self(c, arg, path, sizeof(path))) < 0)
 		return r;
+	if (!strcmp(path, "/dev/tty") && (r = own_tty(c, path, sizeof(path))) < 0)
+		return r;
+	if ((flags & RES_FOLLOW) && own_magic_link(c, path)) {
+		set_link(out, path);
+		out->fd = open(path, O_PATH | O_CLOEXEC);
+		if (out->fd < 0)
+			return -errno;
+		out->held = true;
+		if (fstat(out->fd, &out->st) == 0)
+			out->is_dir = S_ISDIR(out->st.st_mode);
+		else
+			out->st.st_mode = 0;
+		/* A namespace file has no path: held, like a pipe. */
+		r = fd_path(out->fd, out->path, sizeof(out->path));
+		if (r == -EACCES)
+			out->path[0] = 0;
+		else if (r < 0)
+			goto fail;
+		return 0;
+	}
 
 	/* The target's own descriptor by number: decide on what it is. */
 	tfd = target_fd_ref(c, path);
 	if (tfd >= 0) {
+		set_link(out, path);
 		out->fd = target_getfd(c->tid, tfd);
 		if (out->fd < 0)
 			return out->fd == -EBADF ? -ENOENT : out->fd;
@@ -258,7 +377,27 @@ int resolve_path(struct call *c, int dirfd, const char *arg, unsigned flags,
 	base = base_fd(c, dirfd, path);
 	if (base < 0)
 		return base;
-	out->fd = open_canonical(base, path, flags & RES_FOLLOW);
+	if (path[0] != '/' && starts_with_self(path)) {
+		/* "self/..." from a descriptor of /proc: the caller's. */
+		char dir[FBAC_MAX_PATH], abs[FBAC_MAX_PATH + 8];
+
+		if (fd_path(base, dir, sizeof(dir)) == 0 &&
+		    !strcmp(dir, "/proc")) {
+			snprintf(abs, sizeof(abs), "/proc/%s", path);
+			if ((r = rewrite_self(c, abs, path, sizeof(path))) < 0)
+				goto fail;
+			if (base != c->s->root_fd)
+				close(base);
+			base = base_fd(c, dirfd, path);
+			if (base < 0)
+				return base;
+		}
+	}
+	/* From another root than ours, the kernel's name for what the walk
+	 * found is not the string walked. */
+	out->fd = base == c->s->root_fd ?
+			  open_canonical(base, path, flags & RES_FOLLOW) :
+			  -ELOOP;
 	if (out->fd >= 0) {
 		/* path is normal, so it fits (it came from a buffer this size). */
 		snprintf(out->path, sizeof(out->path), "%s", path);
@@ -335,7 +474,7 @@ int resolve_path(struct call *c, int dirfd, const char *arg, unsigned flags,
 		goto fail;
 	}
 done:
-	if (base != c->s->root_fd)
+	if (base >= 0 && base != c->s->root_fd)
 		close(base);
 	if (is_ours(c, out->path)) {
 		resolved_close(out);

@@ -45,6 +45,9 @@ struct sup {
 	 * a target made, we decide on and hand over what this walk finds.
 	 */
 	int root_fd;
+	/* Set for good once a process of the sandbox changed its root
+	 * (chroot): resolutions then start from /proc/TID/root. */
+	bool roots_vary;
 	/* The launch-time kernel rules of each layer (landlock.h). */
 	const struct landlock_extra *extras;
 	size_t n_extras;
@@ -73,6 +76,9 @@ struct resolved {
 	char path[FBAC_MAX_PATH]; /* kernel-resolved, canonical */
 	bool is_dir;
 	struct stat st; /* of fd, when fd >= 0 (st_mode 0 otherwise) */
+	/* For a descriptor or magic link of the target reached through
+	 * /proc: that link, whose text readlink(2) answers. */
+	char link[64];
 	bool held; /* an empty path with AT_EMPTY_PATH: a descriptor the
 		    * target already holds */
 };
@@ -86,6 +92,8 @@ struct resolved {
 #define RES_HELD_NO_PATH 0x20 /* a held descriptor needs no path (fstat) */
 
 void resolved_close(struct resolved *r);
+/* The caller's thread group (read from /proc once per call). */
+pid_t tgid_of(struct call *c);
 
 /*
  * Copy the path at addr and resolve it relative to dirfd (AT_FDCWD or a

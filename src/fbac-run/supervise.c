@@ -9,6 +9,7 @@
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -86,26 +87,68 @@ bool call_valid(struct call *c)
 	return ioctl(c->s->listener, SECCOMP_IOCTL_NOTIF_ID_VALID, &id) == 0;
 }
 
-/* Translate /proc/<tgid>/... of the caller back into /proc/self/... */
+/* The parent pid of pid, from /proc/<pid>/stat, or -1. */
+static pid_t parent_of(pid_t pid)
+{
+	char path[64], buf[512], *p;
+	int fd, ppid;
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = 0;
+	p = strrchr(buf, ')');
+	if (!p || sscanf(p + 1, " %*c %d", &ppid) != 1)
+		return -1;
+	return ppid;
+}
+
+/*
+ * Whether pid runs in this sandbox: fbac-run is a subreaper, so every
+ * process of the sandbox, orphans included, descends from it.
+ */
+static bool in_sandbox(struct call *c, pid_t pid)
+{
+	for (int depth = 0; depth < 64 && pid > 1; depth++) {
+		pid = parent_of(pid);
+		if (pid == c->s->self)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Translate /proc/<pid>/... back into /proc/self/... when pid is the
+ * caller, or another process of the same sandbox: what the policy calls
+ * /proc/self is the sandbox's own processes (a browser reads and tunes
+ * its content processes' entries). Other processes keep their number.
+ */
 static const char *policy_path(struct call *c, const char *path, char *buf,
 			       size_t size)
 {
-	char pre[64];
+	char pre[64], *end;
+	long pid;
 	size_t l;
 
 	if (strncmp(path, "/proc/", 6))
 		return path;
-	if (!c->tgid)
-		return path; /* only rewritten names can reach here */
-	l = (size_t)snprintf(pre, sizeof(pre), "/proc/%d/task/%d", (int)c->tgid,
+	l = (size_t)snprintf(pre, sizeof(pre), "/proc/%d/task/%d", (int)tgid_of(c),
 			     (int)c->tid);
 	if (!strncmp(path, pre, l) && (path[l] == 0 || path[l] == '/')) {
 		snprintf(buf, size, "/proc/thread-self%s", path + l);
 		return buf;
 	}
-	l = (size_t)snprintf(pre, sizeof(pre), "/proc/%d", (int)c->tgid);
-	if (!strncmp(path, pre, l) && (path[l] == 0 || path[l] == '/')) {
-		snprintf(buf, size, "/proc/self%s", path + l);
+	pid = strtol(path + 6, &end, 10);
+	if (end == path + 6 || (*end && *end != '/') || pid <= 0)
+		return path;
+	if (pid == c->tgid || (pid != c->s->self && in_sandbox(c, (pid_t)pid))) {
+		snprintf(buf, size, "/proc/self%s", end);
 		return buf;
 	}
 	return path;
