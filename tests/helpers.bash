@@ -107,10 +107,17 @@ unprivileged_root() {
 # unprivileged_home: the HOME that run_unprivileged gives the command.
 unprivileged_home() {
 	if [[ $EUID -eq 0 ]]; then
-		printf '%s\n' "$(_unpriv_stage)/home"
+		_unpriv_home "$(_unpriv_stage)"
 	else
 		printf '%s\n' "$HOME"
 	fi
+}
+
+# _unpriv_home ROOT: where the staged copy of HOME goes: ROOT/home, or
+# $FBAC_UNPRIV_HOME when a suite sets it (a path that must not exist yet;
+# the suite removes it).
+_unpriv_home() {
+	printf '%s\n' "${FBAC_UNPRIV_HOME:-$1/home}"
 }
 
 # _unpriv_stage: make (once per test) a world-readable copy of what an
@@ -118,7 +125,8 @@ unprivileged_home() {
 # sit under directories uid 65534 cannot traverse:
 #   ROOT/build/     the programs of $FBAC_BUILD_DIR
 #   ROOT/repo/      profiles/ and tests/fixtures/
-#   ROOT/home/      a copy of the test's HOME, owned by 65534
+#   ROOT/home/      a copy of the test's HOME, owned by 65534 (or
+#                   $FBAC_UNPRIV_HOME, see _unpriv_home)
 #   ROOT/etc-fbac/  a copy of FBAC_ADMIN_DIR, owned by root
 # The path is recorded in $BATS_TEST_TMPDIR so that it survives the
 # subshell of `run`; fbac_teardown removes it.
@@ -139,10 +147,10 @@ _unpriv_stage() {
 	done
 	[[ -d $REPO/profiles ]] && cp -R "$REPO/profiles" "$root/repo/"
 	[[ -d $REPO/tests/fixtures ]] && cp -R "$REPO/tests/fixtures" "$root/repo/tests/"
-	cp -R "$HOME" "$root/home"
+	cp -R "$HOME" "$(_unpriv_home "$root")"
 	cp -R "$FBAC_ADMIN_DIR" "$root/etc-fbac"
 	chmod -R a+rX,go-w "$root/build" "$root/repo" "$root/etc-fbac"
-	chown -R 65534:65534 "$root/home"
+	chown -R 65534:65534 "$(_unpriv_home "$root")"
 	printf '%s\n' "$root"
 }
 
@@ -151,7 +159,7 @@ _unpriv_map() {
 	local root=$1 p=$2
 	case $p in
 	"$FBAC_BUILD_DIR" | "$FBAC_BUILD_DIR"/*) p=$root/build${p#"$FBAC_BUILD_DIR"} ;;
-	"$HOME" | "$HOME"/*) p=$root/home${p#"$HOME"} ;;
+	"$HOME" | "$HOME"/*) p=$(_unpriv_home "$root")${p#"$HOME"} ;;
 	"$FBAC_ADMIN_DIR" | "$FBAC_ADMIN_DIR"/*) p=$root/etc-fbac${p#"$FBAC_ADMIN_DIR"} ;;
 	"$REPO" | "$REPO"/*) p=$root/repo${p#"$REPO"} ;;
 	esac
@@ -196,7 +204,7 @@ run_unprivileged() {
 	(
 		cd "$root" || exit 1
 		exec env \
-			HOME="$root/home" USER=nobody LOGNAME=nobody \
+			HOME="$(_unpriv_home "$root")" USER=nobody LOGNAME=nobody \
 			FBAC_BUILD="$root/build" FBAC_BUILD_DIR="$root/build" \
 			FBAC="$root/build/fbac" FBAC_RUN="$root/build/fbac-run" \
 			FBAC_DATADIR="$(_unpriv_map "$root" "$FBAC_DATADIR")" \
