@@ -42,6 +42,12 @@ export FBAC_DATADIR=$REPO/profiles
 unset XDG_CONFIG_HOME XDG_DATA_HOME XDG_CACHE_HOME XDG_STATE_HOME \
 	XDG_RUNTIME_DIR FBAC_DEBUG
 export LC_ALL=C.UTF-8
+# Nor the machine's: Debian's own PATH, and no toolchain variables (a CUDA
+# install here sets LIBRARY_PATH and puts /usr/local/cuda in PATH, which
+# sends gcc and browsers to look outside what their policies grant).
+export PATH=/usr/sbin:/usr/bin:/sbin:/bin
+unset LIBRARY_PATH LD_LIBRARY_PATH CPATH C_INCLUDE_PATH CUDA_HOME \
+	PYTHONPATH PYTHONHOME
 
 # bats sources this file again for every test, with a new BATS_TEST_TMPDIR.
 if [[ -n ${BATS_TEST_TMPDIR:-} ]]; then

@@ -193,6 +193,22 @@ int filter_load(void)
 	    0)
 		return log_error(r, "cannot add the seccomp rule: %s",
 				 strerror(-r));
+	/*
+	 * As root, a user namespace is a trap: mapping root in it needs
+	 * CAP_SETFCAP, which no confined program (nor the supervisor that
+	 * opens uid_map for it) keeps, so a browser that finds it can make
+	 * one, then cannot map it, crashes. Refused at once, it uses its
+	 * other sandbox layers, as on a system without user namespaces.
+	 */
+	if (getuid() == 0 &&
+	    ((r = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(unshare),
+				   1, SCMP_A0(SCMP_CMP_MASKED_EQ, CLONE_NEWUSER,
+					      CLONE_NEWUSER))) < 0 ||
+	     (r = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(clone),
+				   1, SCMP_A0(SCMP_CMP_MASKED_EQ, CLONE_NEWUSER,
+					      CLONE_NEWUSER))) < 0))
+		return log_error(r, "cannot add the user namespace rules: %s",
+				 strerror(-r));
 	/* TCP fast open connects from sendto: the address must be checked. */
 	if ((r = seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, SCMP_SYS(sendto), 1,
 				  SCMP_A4(SCMP_CMP_NE, 0))) < 0)
