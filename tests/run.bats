@@ -1409,7 +1409,7 @@ os.kill(pid, 9); os.waitpid(pid, 0)"
 }
 
 @test "/dev/tty is the caller's terminal, in a new session on a pty" {
-	run --separate-stderr sandbox --as=Test_Terminal -- "$SYS_PY" -I -S -c "
+	run --separate-stderr sandbox --learn --as=Test_Terminal -- "$SYS_PY" -I -S -c "
 import os, pty
 pid, fd = pty.fork()
 if pid == 0:
@@ -1422,6 +1422,10 @@ if pid == 0:
 print(os.read(fd, 200).decode().strip()); os.waitpid(pid, 0)" </dev/null
 	expect_status 0
 	[[ $output == "child tty True" ]] || fail "output: $output; stderr: $stderr"
+	# Decided as /dev/tty (which means one's own terminal), never as the
+	# /dev/pts/N it is: a grant of /dev/tty must not need /dev/pts/**.
+	grep -q '"syscall": "openat", "operation": "file_read", "object": "/dev/tty"' "$LOG" ||
+		fail "the open was not decided as /dev/tty: $(grep -o '"object": "/dev/[^"]*"' "$LOG" | sort -u | tr '\n' ' ')"
 	# Without a controlling terminal: ENXIO, as unconfined.
 	run --separate-stderr sandbox --as=Test_Terminal -- setsid "$SYS_PY" -I -S -c "
 import os

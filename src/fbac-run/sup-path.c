@@ -330,8 +330,22 @@ int resolve_path(struct call *c, int dirfd, const char *arg, unsigned flags,
 	}
 	if ((r = rewrite_self(c, arg, path, sizeof(path))) < 0)
 		return r;
-	if (!strcmp(path, "/dev/tty") && (r = own_tty(c, path, sizeof(path))) < 0)
-		return r;
+	if (!strcmp(path, "/dev/tty")) {
+		/* Its own terminal, decided under the name that means it:
+		 * /dev/pts/N by number could be anyone's. */
+		if ((r = own_tty(c, path, sizeof(path))) < 0)
+			return r;
+		out->fd = open(path, O_PATH | O_CLOEXEC);
+		if (out->fd < 0)
+			return -errno;
+		if (fstat(out->fd, &out->st) < 0 || !S_ISCHR(out->st.st_mode)) {
+			close(out->fd);
+			out->fd = -1;
+			return -ENXIO;
+		}
+		snprintf(out->path, sizeof(out->path), "/dev/tty");
+		return 0;
+	}
 	if ((flags & RES_FOLLOW) && own_magic_link(c, path)) {
 		set_link(out, path);
 		out->fd = open(path, O_PATH | O_CLOEXEC);
