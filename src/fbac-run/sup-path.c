@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -239,11 +240,12 @@ static bool own_magic_link(struct call *c, const char *path)
  * /dev/tty opened by us would be our controlling terminal: name the
  * caller's instead, from tty_nr of /proc/<tid>/stat (ENXIO without one).
  */
-static int own_tty(struct call *c, char *out, size_t size)
+/* The caller's controlling terminal, from tty_nr of /proc/<tid>/stat:
+ * 1 and its device number, 0 without one, or -errno. */
+static int ctty_of(struct call *c, dev_t *dev)
 {
-	char path[64], buf[512], link[PATH_MAX], *p;
+	char path[64], buf[512], *p;
 	unsigned long nr;
-	unsigned maj, min;
 	ssize_t n;
 	int fd;
 
@@ -260,10 +262,27 @@ static int own_tty(struct call *c, char *out, size_t size)
 	p = strrchr(buf, ')');
 	if (!p || sscanf(p + 1, " %*c %*d %*d %*d %lu", &nr) != 1)
 		return -EIO;
-	if (!nr)
-		return -ENXIO;
-	maj = (unsigned)((nr >> 8) & 0xfff);
-	min = (unsigned)((nr & 0xff) | ((nr >> 12) & 0xfff00));
+	*dev = makedev((unsigned)((nr >> 8) & 0xfff),
+		       (unsigned)((nr & 0xff) | ((nr >> 12) & 0xfff00)));
+	return nr != 0;
+}
+
+/*
+ * /dev/tty opened by us would be our controlling terminal: name the
+ * caller's instead (ENXIO without one).
+ */
+static int own_tty(struct call *c, char *out, size_t size)
+{
+	char path[64], link[PATH_MAX], *p;
+	unsigned maj, min;
+	dev_t dev;
+	ssize_t n;
+	int r = ctty_of(c, &dev);
+
+	if (r <= 0)
+		return r < 0 ? r : -ENXIO;
+	maj = major(dev);
+	min = minor(dev);
 	if (maj >= 136 && maj <= 143) {
 		n = snprintf(out, size, "/dev/pts/%u", (maj - 136) * 256 + min);
 		return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
@@ -276,6 +295,17 @@ static int own_tty(struct call *c, char *out, size_t size)
 	p = strrchr(link, '/');
 	n = snprintf(out, size, "/dev/%s", p ? p + 1 : link);
 	return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
+}
+
+/* Its own controlling terminal by another name (less opens ttyname(2)):
+ * decided as /dev/tty, which means exactly that. */
+static void ctty_as_dev_tty(struct call *c, struct resolved *out)
+{
+	dev_t dev;
+
+	if (out->fd >= 0 && S_ISCHR(out->st.st_mode) &&
+	    ctty_of(c, &dev) > 0 && out->st.st_rdev == dev)
+		snprintf(out->path, sizeof(out->path), "/dev/tty");
 }
 
 static void set_link(struct resolved *out, const char *path)
@@ -490,6 +520,7 @@ int resolve_path(struct call *c, int dirfd, const char *arg, unsigned flags,
 done:
 	if (base >= 0 && base != c->s->root_fd)
 		close(base);
+	ctty_as_dev_tty(c, out);
 	if (is_ours(c, out->path)) {
 		resolved_close(out);
 		return -EACCES;
