@@ -340,6 +340,7 @@ static void *receive_loop(void *p)
 	sigemptyset(&wake);
 	sigaddset(&wake, WAKE_SIGNAL);
 	pthread_sigmask(SIG_UNBLOCK, &wake, NULL);
+	target_cache_pidfds();
 	if (!req) {
 		rc->err = log_error(-ENOMEM, "out of memory");
 		(void)eventfd_write(rc->efd, 1);

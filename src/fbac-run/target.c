@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -62,19 +63,71 @@ int target_write(pid_t tid, uint64_t addr, const void *buf, size_t len)
 	return n == (ssize_t)len ? 0 : -EFAULT;
 }
 
-int target_getfd(pid_t tid, int fd)
-{
-	_cleanup_close_ int pidfd = -1;
-	int r;
+/*
+ * Thread pidfds, kept per receiver thread: a program working through
+ * directory descriptors (find, tar) makes every call take one. A pidfd
+ * names one task for good, so a cached one of a task that has exited
+ * fails with ESRCH (its tid may be someone else's now) and is replaced.
+ */
+#define PIDFD_CACHE 16
+static __thread struct {
+	pid_t tid;
+	int pidfd;
+} pidfd_cache[PIDFD_CACHE];
+static __thread unsigned pidfd_next;
+/* Only in threads that live as long as the supervisor (the receivers):
+ * a worker's cache would leak its descriptors when it ends. */
+static __thread bool pidfd_caching;
 
+void target_cache_pidfds(void)
+{
+	pidfd_caching = true;
+}
+
+static int open_pidfd(pid_t tid)
+{
 	/* A thread pidfd, so that a thread with its own fd table works. */
-	pidfd = (int)syscall(SYS_pidfd_open, tid, PIDFD_THREAD);
+	int pidfd = (int)syscall(SYS_pidfd_open, tid, PIDFD_THREAD);
+
 	if (pidfd < 0 && errno == EINVAL)
 		pidfd = (int)syscall(SYS_pidfd_open, tid, 0);
-	if (pidfd < 0)
-		return -errno;
+	return pidfd < 0 ? -errno : pidfd; /* pidfds are close-on-exec */
+}
+
+int target_getfd(pid_t tid, int fd)
+{
+	unsigned slot = PIDFD_CACHE;
+	int pidfd, r;
+
+	for (unsigned i = 0; i < PIDFD_CACHE; i++)
+		if (pidfd_cache[i].tid == tid && pidfd_cache[i].pidfd > 0) {
+			r = (int)syscall(SYS_pidfd_getfd, pidfd_cache[i].pidfd,
+					 fd, 0);
+			if (r >= 0 || errno != ESRCH)
+				return r < 0 ? -errno : r;
+			slot = i; /* an earlier task with this tid */
+			break;
+		}
+	if ((pidfd = open_pidfd(tid)) < 0)
+		return pidfd;
 	r = (int)syscall(SYS_pidfd_getfd, pidfd, fd, 0);
-	return r < 0 ? -errno : r;
+	if (r < 0) {
+		int e = errno;
+
+		close(pidfd);
+		return -e;
+	}
+	if (!pidfd_caching) {
+		close(pidfd);
+		return r;
+	}
+	if (slot == PIDFD_CACHE)
+		slot = pidfd_next++ % PIDFD_CACHE;
+	if (pidfd_cache[slot].pidfd > 0)
+		close(pidfd_cache[slot].pidfd);
+	pidfd_cache[slot].tid = tid;
+	pidfd_cache[slot].pidfd = pidfd;
+	return r;
 }
 
 static int proc_open(pid_t tid, const char *what)

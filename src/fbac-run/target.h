@@ -21,6 +21,8 @@ int target_write(pid_t tid, uint64_t addr, const void *buf, size_t len);
 
 /* A copy of descriptor fd of thread tid in our table, or -errno. */
 int target_getfd(pid_t tid, int fd);
+/* Keep thread pidfds for this thread's later calls (receivers only). */
+void target_cache_pidfds(void);
 /* An O_PATH descriptor of the thread's working directory or root. */
 int target_cwd(pid_t tid);
 int target_root(pid_t tid);
