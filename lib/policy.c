@@ -349,12 +349,19 @@ static int exec_holes(struct fbac_policy *p, struct fbac_ll_path *lp,
 	 FBAC_LL_FS_MAKE_SOCK | FBAC_LL_FS_MAKE_FIFO | FBAC_LL_FS_MAKE_BLOCK |   \
 	 FBAC_LL_FS_MAKE_SYM)
 
+/* What is done to a name rather than to the object: rights of its
+ * directory in the kernel. */
+#define ENTRY_RIGHTS                                                           \
+	(CREATE_RIGHTS | FBAC_LL_FS_REMOVE_FILE | FBAC_LL_FS_REMOVE_DIR |        \
+	 FBAC_LL_FS_REFER)
+
 /*
- * Creating one named object is a right on its directory in the kernel
- * (the name does not exist yet, so no rule can sit on it); the file made
- * is then opened for what the rule grants. The supervisor creates and
- * opens it after deciding on the name, and nothing of it continues in the
- * kernel, so the wider kernel rule on the directory is only the backstop.
+ * Creating, removing or renaming one named object is a right on its
+ * directory in the kernel (a name about to exist can bear no rule, and
+ * removal is asked of the directory); a file made is then opened for what
+ * the rule grants. The supervisor does all of it after deciding on the
+ * name, and nothing of it continues in the kernel, so the wider kernel
+ * rule on the directory is only the backstop.
  */
 static int create_in_parent(struct fbac_policy *p, const struct fbac_prule *pr,
 			    uint64_t acc, size_t *cap_paths, size_t *cap_gaps)
@@ -377,11 +384,11 @@ static int create_in_parent(struct fbac_policy *p, const struct fbac_prule *pr,
 		return -ENOMEM;
 	ll->paths[ll->n_paths].literal_only = 0;
 	ll->paths[ll->n_paths++].access =
-		acc & (CREATE_RIGHTS | FBAC_LL_FS_WRITE_FILE |
+		acc & (ENTRY_RIGHTS | FBAC_LL_FS_WRITE_FILE |
 		       FBAC_LL_FS_TRUNCATE | FBAC_LL_FS_READ_FILE);
 	return add_gap(p, cap_gaps, pr->ops, pr->origin,
 		       fbac_arena_printf(p->arena,
-					 "creating '%s' is a kernel right on all of '%.*s'",
+					 "making or removing '%s' is a kernel right on all of '%.*s'",
 					 pr->pattern, (int)dlen, pr->pattern));
 }
 
@@ -589,7 +596,7 @@ static int landlock_plan(struct fbac_policy *p)
 		ll->paths[ll->n_paths].literal_only =
 			pr->literal ? acc & FBAC_LL_FS_EXECUTE : 0;
 		ll->paths[ll->n_paths++].access = acc;
-		if (pr->literal && (acc & CREATE_RIGHTS) &&
+		if (pr->literal && (acc & ENTRY_RIGHTS) &&
 		    (r = create_in_parent(p, pr, acc, &cap_paths, &cap_gaps)) < 0)
 			return r;
 

@@ -253,6 +253,19 @@ static int apply_one(const struct fbac_stack_entry *e, int abi, bool supervisor,
 				  attr.handled_access_fs,
 			  0)) < 0)
 		return log_error(r, "cannot add the supervisor's /proc rule");
+	/* /dev/tty is the caller's terminal, opened by the supervisor as
+	 * the pseudo-terminal it is: the rights the plan gives /dev/tty,
+	 * the supervisor needs on the terminals (decided as /dev/tty). */
+	for (size_t i = 0; supervisor && i < p->n_paths; i++)
+		if (!strcmp(p->paths[i].path, "/dev/tty") &&
+		    (r = add_path(ruleset, "/dev/pts",
+				  p->paths[i].access & attr.handled_access_fs &
+					  (FBAC_LL_FS_READ_FILE |
+					   FBAC_LL_FS_WRITE_FILE |
+					   FBAC_LL_FS_IOCTL_DEV |
+					   FBAC_LL_FS_TRUNCATE),
+				  0)) < 0)
+			return log_error(r, "cannot add the supervisor's /dev/pts rule");
 	if (syscall(SYS_landlock_restrict_self, ruleset, 0) < 0)
 		return log_error(-errno, "cannot enforce the landlock ruleset of layer '%s': %m",
 				 e->layer_name);
