@@ -71,6 +71,10 @@ fi
 export FBAC_DATADIR=$REPO/profiles
 unset FBAC_ADMIN_DIR
 export LC_ALL=C
+# The workloads as on a plain Debian system: no toolchain variables of the
+# machine (a CUDA install sends gcc to look outside what a policy grants).
+export PATH=/usr/sbin:/usr/bin:/sbin:/bin
+unset LIBRARY_PATH LD_LIBRARY_PATH CPATH C_INCLUDE_PATH CUDA_HOME
 
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/fbac-bench.XXXXXX") || exit 1
 WORK=$(cd "$WORK" && pwd -P)
