@@ -184,7 +184,7 @@ workload make-j2 "--as Software_Build -D Software_Build.sources=$WORK" \
 	make -s -j2 -C "$WORK/proj" -B
 workload git-status "--as Version_Control_Client -D Version_Control_Client.repos=$WORK" \
 	git -C "$WORK/repo" status --porcelain
-workload find "--as Text_Viewer -D Text_Viewer.files=$WORK" \
+workload find "--as Text_Viewer -D Text_Viewer.files=/usr,$WORK" \
 	find /usr -xdev
 # tar stat(2)s / itself: Read_Only_Files grants just that.
 workload tar "--as Archive_Manager --as Read_Only_Files -D Archive_Manager.sources=/usr/include -D Archive_Manager.destinations=$WORK -D Read_Only_Files.files=/" \
