@@ -1459,3 +1459,4 @@ except FileNotFoundError:
 	expect_status 0
 	[[ $output == $'[\'bin\', \'lib\']\nno /a inside' ]] || fail "output: $output; stderr: $stderr"
 }
+
