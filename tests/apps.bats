@@ -1401,11 +1401,7 @@ CFG
 	background sshd /usr/sbin/sshd -D -e -f "$d/sshd_config"
 	wait_port "$SSH_PORT"
 	ssh_config "$H"
-	# A user who has used ssh before has a known_hosts. (Without it, ssh
-	# cannot create it: SSH_Keys grants that one file, and the kernel rule
-	# of a file that does not exist when fbac-run starts refuses its
-	# creation, without a denial line: notes/apps-cli-bugs.md.)
-	: >"$H/.ssh/known_hosts"
+	# No known_hosts yet: ssh makes it (SSH_Keys grants that one file).
 	REMOTE=$BATS_TEST_TMPDIR/remote
 	mkdir -p "$REMOTE"
 }
@@ -1792,30 +1788,6 @@ w.close()
 PY
 }
 
-# mpv_clean: as clean, but for the denials of mkdir(2) on the existing
-# ancestors of the home directory: mpv makes its cache directory with a
-# mkdir -p that starts at "/", and fbac-run answers mkdir of an existing
-# directory with EACCES and a denial instead of EEXIST (fbac-run problem 2
-# in notes/apps-cli-bugs.md). Each such line is checked to name an existing
-# ancestor of $H; any other line fails.
-mpv_clean() {
-	local l d
-	for l in "${stderr_lines[@]}"; do
-		[[ $l == *"fbac: "* ]] || continue
-		if [[ $l == "fbac: denied dir_mkdir '"*"' for mpv["* ]]; then
-			d=${l#"fbac: denied dir_mkdir '"}
-			d=${d%%"'"*}
-			[[ -d $d && ( $H == "$d"/* || $H == "$d" ) ]] && continue
-		fi
-		show_run
-		fail "unexpected fbac line: $l"
-		return
-	done
-	local n
-	n=$(grep -v -c '"operation": "dir_mkdir"' "$LOG" 2>/dev/null || true)
-	[[ ${n:-0} -eq 0 ]] || { show_run; fail "events other than dir_mkdir were logged"; }
-}
-
 # bats test_tags=app:mpv,fn:Media_Player
 @test "mpv (Media_Player): plays a file from ~/Music" {
 	need /usr/bin/mpv
@@ -1823,12 +1795,12 @@ mpv_clean() {
 	run --separate-stderr app -- /usr/bin/mpv --no-terminal --ao=null --vo=null \
 		"$H/Music/tone.wav"
 	expect_status 0
-	mpv_clean
+	clean
 	: >"$LOG"
 	run --separate-stderr app -- /usr/bin/mpv --ao=null --vo=null --term-status-msg= \
 		--term-playing-msg='playing ${filename} ${=duration}' "$H/Music/tone.wav" </dev/null
 	expect_status 0
-	mpv_clean
+	clean
 	[[ $output == *"playing tone.wav 1.0"* && $output == *"(End of file)"* ]] ||
 		{ show_run; fail "mpv did not play the file to its end"; }
 }

@@ -1,0 +1,668 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# The flagship proofs: real graphical programs under the shipped library.
+#
+#   Web_Browser   firefox-esr (its application policy, and --as Web_Browser)
+#                 takes a screenshot of a page served on loopback, and its
+#                 content processes (as a user) add their own user namespace
+#                 and seccomp filter; chromium (its policy, --no-sandbox)
+#                 prints the DOM of one (--dump-dom); with its own sandbox it
+#                 fails for one known reason, which is checked.
+#   Graphical_X11 xeyes draws on an Xvfb display; without the functionality
+#                 it cannot connect to it.
+#
+# xterm is not shipped: its child, a new session leader, makes its pty its
+# controlling terminal by opening it, which only the opening process can
+# do, and the supervisor opens files for the program (fbac-run(1), BUGS).
+#
+# And for each, what it must not do: read the planted ~/.ssh/id_rsa, write
+# ~/.bashrc, reach a loopback port it was not granted.
+#
+# Each test has its own HOME (helpers.bash) with the planted secret, a web
+# root $WWW served by python3 -m http.server on a free port (outside the
+# sandbox), and, for the X11 tests, its own Xvfb display. Browsers are slow
+# and can hang on error pages: every run is bounded by timeout(1), and
+# teardown kills what the test started.
+#
+# A test that meets a known limit of fbac-run says so and skips (fails with
+# FBAC_MUST_WORK=1).
+#
+# Tags: app:NAME for each application policy a test runs, fn:NAME for the
+# high-level functionality it exercises (bats --filter-tags).
+
+# shellcheck disable=SC2154 # bats sets output, stderr, lines, status
+# shellcheck disable=SC2030,SC2031 # run's subshells see our variables
+# shellcheck disable=SC2016 # $... in single quotes is for the sandboxed shell
+# shellcheck disable=SC2088 # ~ in messages is for the reader
+
+bats_require_minimum_version 1.5.0
+
+load helpers
+
+SECRET=SSH-PRIVATE-KEY-7f3a91c2
+BASHRC='# the user own bashrc'
+PY=/usr/bin/python3
+# Seconds a browser may take for one page (they take 2 to 10 here).
+BROWSER_TIMEOUT=120
+
+setup_file() {
+	[[ -x $FBAC_RUN ]] || return 0
+	"$FBAC_RUN" --as Basic_Runtime --check true >"$BATS_FILE_TMPDIR/check" 2>&1 || true
+}
+
+setup() {
+	[[ -x $FBAC_RUN ]] || fail "no $FBAC_RUN: run make"
+	local abi
+	abi=$(sed -n 's/^landlock ABI \([0-9]*\).*/\1/p' "$BATS_FILE_TMPDIR/check")
+	if [[ -z $abi || $abi -lt 6 ]] || grep -q '; missing:' "$BATS_FILE_TMPDIR/check"; then
+		skip_or_fail "this kernel's Landlock cannot enforce the shipped policies: $(tail -n1 "$BATS_FILE_TMPDIR/check")"
+	fi
+	BG_PIDS=$BATS_TEST_TMPDIR/bg.pids
+	: >"$BG_PIDS"
+	# The planted secrets and the user's folders (before any
+	# run_unprivileged, which copies HOME).
+	mkdir -p "$HOME/.ssh" "$HOME/Downloads" "$HOME/Documents" "$HOME/.cache"
+	chmod 0700 "$HOME/.ssh"
+	printf '%s\n' "$SECRET" >"$HOME/.ssh/id_rsa"
+	printf '%s\n' "$BASHRC" >"$HOME/.bashrc"
+	WWW=$BATS_TEST_TMPDIR/www
+	mkdir -p "$WWW"
+	chmod 0755 "$BATS_TEST_TMPDIR" "$WWW"
+	LOG=$HOME/events.jsonl
+	cd / || return 1
+}
+
+teardown() {
+	local pid
+	if [[ -f $BATS_TEST_TMPDIR/bg.pids ]]; then
+		while read -r pid; do
+			kill_tree "$pid"
+		done <"$BATS_TEST_TMPDIR/bg.pids"
+	fi
+	fbac_teardown
+}
+
+# ---------------------------------------------------------------------------
+# Helpers
+
+# track PID: kill PID and its descendants in teardown.
+track() {
+	printf '%s\n' "$1" >>"$BG_PIDS"
+}
+
+descendants() {
+	local c
+	# shellcheck disable=SC2013 # the files hold space-separated pids
+	for c in $(cat /proc/"$1"/task/*/children 2>/dev/null); do
+		printf '%s\n' "$c"
+		descendants "$c"
+	done
+}
+
+# kill_tree PID: SIGTERM PID and every process below it, then SIGKILL.
+kill_tree() {
+	local -a pids
+	local i
+	mapfile -t pids < <(descendants "$1")
+	kill -TERM "$1" "${pids[@]}" 2>/dev/null || return 0
+	for ((i = 0; i < 40; i++)); do
+		kill -0 "$1" 2>/dev/null || break
+		sleep 0.05
+	done
+	kill -KILL "$1" "${pids[@]}" 2>/dev/null || true
+}
+
+show_run() {
+	printf 'status: %s\n--- stdout:\n%s\n--- stderr:\n%s\n---\n' \
+		"$status" "$output" "${stderr-}" >&2
+}
+
+expect_status() {
+	[[ $status -eq $1 ]] && return 0
+	show_run
+	fail "expected exit status $1, got $status"
+}
+
+need_commands() {
+	local c
+	for c; do
+		command -v "$c" >/dev/null 2>&1 || skip_or_fail "$c is not installed"
+	done
+}
+
+# note TEXT: a figure for the reader of the TAP output.
+note() {
+	printf '# %s\n' "$*" >&3
+}
+
+# bg_run OUT CMD...: run CMD in the background, output to OUT; REPLY = pid.
+bg_run() {
+	local out=$1
+	shift
+	"$@" </dev/null >"$out" 2>&1 3>&- &
+	REPLY=$!
+	track "$REPLY"
+}
+
+# free_port: a TCP port of 127.0.0.1 nobody listens on (right now).
+free_port() {
+	"$PY" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+
+# start_http DIR: serve DIR on a free port of 127.0.0.1 (outside the
+# sandbox); REPLY is the port. Requests are logged to $DIR.log.
+start_http() {
+	local dir=$1 port i
+	port=$(free_port)
+	"$PY" -m http.server "$port" --bind 127.0.0.1 --directory "$dir" \
+		</dev/null >/dev/null 2>"$dir.log" 3>&- &
+	track $!
+	disown $!
+	for ((i = 0; i < 200; i++)); do
+		"$PY" -c 'import socket, sys; socket.create_connection(("127.0.0.1", int(sys.argv[1])), 1)' \
+			"$port" 2>/dev/null && break
+		sleep 0.05
+	done
+	((i < 200)) || fail "http server on $port did not start: $(cat "$dir.log")" || return
+	REPLY=$port
+}
+
+# requests DIR: the request lines the server of DIR logged.
+requests() {
+	grep -o '"GET [^"]*"' "$1.log" || true
+}
+
+# png_ok FILE MIN_COLOURS: FILE is a PNG of at least 200x100 pixels and
+# 2 kB with at least MIN_COLOURS colours.
+png_ok() {
+	local f=$1 min=$2 colours
+	[[ -f $f ]] || fail "no picture $f" || return
+	"$PY" - "$f" <<-'EOF' || fail "$f is not a PNG of a page" || return
+		import struct, sys
+		d = open(sys.argv[1], "rb").read()
+		assert d[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
+		assert d[12:16] == b"IHDR", "no IHDR"
+		w, h = struct.unpack(">II", d[16:24])
+		assert w >= 200 and h >= 100, (w, h)
+		assert len(d) > 2048, len(d)
+	EOF
+	colours=$(identify -format '%k' "$f") || fail "identify $f" || return
+	[[ $colours -ge $min ]] || fail "$f has $colours colours, expected at least $min" || return
+	note "$(basename "$f"): $(identify -format '%wx%h' "$f"), $colours colours, $(stat -c %s "$f") bytes"
+}
+
+# pixel_is FILE X Y HEX: the pixel at X,Y of FILE is #HEX (RRGGBB).
+pixel_is() {
+	local px
+	px=$(convert "$1" -crop "1x1+$2+$3" -depth 8 txt:- | grep -o '#[0-9A-F]\{6\}' | head -n1)
+	[[ $px == "#$4" ]] || fail "pixel $2,$3 of $1 is $px, expected #$4"
+}
+
+# denials LOG: the denials of LOG, one "operation object" per line.
+denials() {
+	[[ -f $1 ]] || return 0
+	"$PY" -c '
+import json, sys
+for l in open(sys.argv[1]):
+    e = json.loads(l)
+    if e["decision"] != "allow":
+        print(e["operation"], e["object"], e["exe"].rsplit("/", 1)[-1], e["pid"])
+' "$1"
+}
+
+# unexpected_denials LOG: every denial of LOG (none is expected: a
+# browser's reads of its content processes' /proc entries are its own,
+# /proc/self meaning the sandbox's processes).
+unexpected_denials() {
+	denials "$1"
+}
+
+# no_unexpected_denials LOG
+no_unexpected_denials() {
+	local d
+	d=$(unexpected_denials "$1")
+	[[ -z $d ]] || { show_run; fail "denials in $1:"$'\n'"$d"; }
+}
+
+# denied_line OP OBJECT: the last run printed the denial line for it.
+denied_line() {
+	[[ ${stderr-}$'\n'$output =~ fbac:\ denied\ $1\ \'$2\' ]] ||
+		{ show_run; fail "no denial line for $1 '$2'"; }
+}
+
+# no_secret TEXT...: the secret is not in TEXT.
+no_secret() {
+	local t
+	for t; do
+		[[ $t != *"$SECRET"* ]] || fail "the secret leaked"
+	done
+}
+
+need_firefox() {
+	need_commands firefox-esr identify convert
+}
+
+need_chromium() {
+	need_commands chromium
+}
+
+# A page in three colours: red background, a green block, blue text.
+make_page() {
+	cat >"$WWW/index.html" <<-'EOF'
+		<!doctype html><html><head><title>fbac test page</title></head>
+		<body style="background:#ff0000;margin:0">
+		<div style="width:400px;height:200px;background:#00ff00"></div>
+		<h1 style="color:#0000ff;font-size:64px">fbac test page</h1>
+		</body></html>
+	EOF
+}
+
+# The firefox-esr application policy's Web_Browser, spelt out for --as.
+web_browser_firefox() {
+	WB=(--as Web_Browser -D app_name=mozilla -D "profile_dir=$1/.config/mozilla"
+		-D install_dir=/usr/lib/firefox-esr -D system_config=/etc/firefox-esr)
+}
+
+# ---------------------------------------------------------------------------
+# 1. Web_Browser: Firefox
+
+# bats test_tags=app:firefox-esr,fn:Web_Browser
+@test "firefox-esr (its policy, uid 65534): screenshot of a loopback page, no denial" {
+	need_firefox
+	require_unprivileged
+	make_page
+	start_http "$WWW"
+	local port=$REPLY uhome t0
+	uhome=$(unprivileged_home)
+	t0=$(date +%s)
+	run --separate-stderr run_unprivileged timeout "$BROWSER_TIMEOUT" "$FBAC_RUN" \
+		--log "$LOG" -D "ports=80,443,$port" \
+		firefox-esr --headless --screenshot "$HOME/Downloads/shot.png" \
+		"http://127.0.0.1:$port/index.html"
+	note "firefox-esr screenshot as uid $(stat -c %u "$uhome"): $(($(date +%s) - t0)) s"
+	expect_status 0
+	png_ok "$uhome/Downloads/shot.png" 3
+	pixel_is "$uhome/Downloads/shot.png" 600 20 FF0000
+	pixel_is "$uhome/Downloads/shot.png" 20 20 00FF00
+	[[ $(requests "$WWW") == *'GET /index.html'* ]] || fail "the server saw no request"
+	no_unexpected_denials "$uhome/events.jsonl"
+	# Its profile went where the policy says, owned by the user.
+	[[ -n $(find "$uhome/.mozilla" "$uhome/.config/mozilla" -name prefs.js 2>/dev/null) ]] ||
+		fail "no Firefox profile in ~/.mozilla or ~/.config/mozilla"
+}
+
+# bats test_tags=fn:Web_Browser
+@test "firefox-esr --as Web_Browser: screenshot; the page cannot read ~/.ssh/id_rsa nor reach an ungranted port" {
+	need_firefox
+	make_page
+	start_http "$WWW"
+	local port=$REPLY
+	mkdir -p "$BATS_TEST_TMPDIR/other"
+	start_http "$BATS_TEST_TMPDIR/other"
+	local other=$REPLY
+	web_browser_firefox "$HOME"
+	# Allowed: the page itself.
+	run --separate-stderr timeout "$BROWSER_TIMEOUT" "$FBAC_RUN" --log "$LOG" \
+		"${WB[@]}" -D "ports=80,443,$port" \
+		firefox-esr --headless --screenshot "$HOME/Downloads/shot.png" \
+		"http://127.0.0.1:$port/index.html"
+	expect_status 0
+	png_ok "$HOME/Downloads/shot.png" 3
+	pixel_is "$HOME/Downloads/shot.png" 20 20 00FF00
+	# A local page (the user's Documents are readable) that frames the
+	# key and loads a picture from a port the policy does not grant.
+	cat >"$HOME/Documents/page.html" <<-EOF
+		<!doctype html><html><body style="background:#00ff00">
+		<h1>local page</h1>
+		<iframe src="file://$HOME/.ssh/id_rsa" width="600" height="100"></iframe>
+		<img src="http://127.0.0.1:$other/pixel.png">
+		</body></html>
+	EOF
+	: >"$LOG"
+	run --separate-stderr timeout "$BROWSER_TIMEOUT" "$FBAC_RUN" --log "$LOG" \
+		"${WB[@]}" -D "ports=80,443,$port" \
+		firefox-esr --headless --screenshot "$HOME/Downloads/local.png" \
+		"file://$HOME/Documents/page.html"
+	expect_status 0
+	png_ok "$HOME/Downloads/local.png" 2
+	pixel_is "$HOME/Downloads/local.png" 600 5 00FF00
+	# The key: refused, with the denial line and event.
+	[[ $stderr =~ fbac:\ denied\ file_(getattr|read)\ \'$HOME/.ssh/id_rsa\'\ for\ firefox-esr ]] ||
+		{ show_run; fail "no denial line for the key"; }
+	denials "$LOG" | grep -q "^file_\(getattr\|read\) $HOME/.ssh/id_rsa " ||
+		fail "no denial event for the key"
+	# The port: refused before any packet.
+	denied_line network_outgoing "tcp:127.0.0.1:$other"
+	[[ -z $(requests "$BATS_TEST_TMPDIR/other") ]] ||
+		fail "the ungranted server saw: $(requests "$BATS_TEST_TMPDIR/other")"
+	no_secret "$output" "$stderr"
+	! grep -rqs "$SECRET" "$HOME/.mozilla" "$HOME/.config/mozilla" "$HOME/.cache/mozilla" "$HOME/Downloads" ||
+		fail "the secret is in the browser's files"
+}
+
+# bats test_tags=app:firefox-esr,fn:Web_Browser
+@test "firefox-esr (its policy): cannot write ~/.bashrc, and the screenshot works elsewhere" {
+	need_firefox
+	make_page
+	start_http "$WWW"
+	local port=$REPLY
+	run --separate-stderr timeout "$BROWSER_TIMEOUT" "$FBAC_RUN" --log "$LOG" \
+		-D "ports=80,443,$port" \
+		firefox-esr --headless --screenshot "$HOME/.bashrc" \
+		"http://127.0.0.1:$port/index.html"
+	# Firefox reports a failed screenshot on stderr only.
+	[[ $(<"$HOME/.bashrc") == "$BASHRC" ]] || fail "~/.bashrc was changed"
+	denied_line file_write "$HOME/.bashrc"
+	denials "$LOG" | grep -q "^file_write $HOME/.bashrc " || fail "no denial event"
+	[[ $(requests "$WWW") == *'GET /index.html'* ]] || fail "the page was not loaded"
+}
+
+# bats test_tags=app:firefox-esr,fn:Web_Browser
+@test "firefox-esr (its policy): a port the policy does not grant is refused" {
+	need_firefox
+	make_page
+	start_http "$WWW"
+	local port=$REPLY
+	# Web_Browser grants 80 and 443; the page's port is not added here. The
+	# page is loaded from the user's Documents and links the server.
+	cat >"$HOME/Documents/page.html" <<-EOF
+		<!doctype html><html><body style="background:#00ff00">
+		<img src="http://127.0.0.1:$port/index.html">
+		<iframe src="http://127.0.0.1:$port/index.html"></iframe>
+		</body></html>
+	EOF
+	run --separate-stderr timeout "$BROWSER_TIMEOUT" "$FBAC_RUN" --log "$LOG" \
+		firefox-esr --headless --screenshot "$HOME/Downloads/shot.png" \
+		"file://$HOME/Documents/page.html"
+	expect_status 0
+	png_ok "$HOME/Downloads/shot.png" 2
+	denied_line network_outgoing "tcp:127.0.0.1:$port"
+	[[ -z $(requests "$WWW") ]] || fail "the server saw: $(requests "$WWW")"
+	# What the policy grants: 80 and 443 only (and DNS).
+	run --separate-stderr "$FBAC_RUN" --check firefox-esr
+	expect_status 0
+	grep -qx '  tcp connect: 53,80,443' <<<"$output" || { show_run; fail "firefox-esr grants other TCP ports"; }
+}
+
+# bats test_tags=app:firefox-esr,fn:Web_Browser
+@test "firefox-esr (its policy, uid 65534): its content processes add their own sandbox inside fbac's (Nested_Sandbox)" {
+	need_firefox
+	require_unprivileged
+	make_page
+	start_http "$WWW"
+	local port=$REPLY
+	# As a user: run by root, fbac-run refuses user namespaces (root
+	# cannot be mapped without CAP_SETFCAP), and Firefox keeps only its
+	# seccomp-bpf layer.
+	bg_run "$BATS_TEST_TMPDIR/ff.out" run_unprivileged timeout 60 "$FBAC_RUN" -D "ports=80,443,$port" \
+		firefox-esr --headless "http://127.0.0.1:$port/index.html"
+	local top=$REPLY i c content=''
+	for ((i = 0; i < 300; i++)); do
+		[[ -z $content ]] || break
+		for c in $(descendants "$top"); do
+			if tr '\0' ' ' <"/proc/$c/cmdline" 2>/dev/null | grep -q -- '-contentproc.*-isForBrowser'; then
+				content=$c
+				break
+			fi
+		done
+		[[ -n $content ]] || sleep 0.1
+	done
+	[[ -n $content ]] || fail "no content process: $(cat "$BATS_TEST_TMPDIR/ff.out")"
+	# Its sandbox is in place once the process has its second filter.
+	local filters=0
+	for ((i = 0; i < 100; i++)); do
+		filters=$(sed -n 's/^Seccomp_filters:[[:space:]]*//p' "/proc/$content/status")
+		[[ $filters -ge 2 ]] && break
+		sleep 0.1
+	done
+	local userns root
+	userns=$(readlink "/proc/$content/ns/user")
+	root=$(readlink "/proc/$content/root")
+	note "content process $content: $filters seccomp filters, $userns, root $root"
+	# fbac's filter, then Firefox's own seccomp-bpf sandbox.
+	[[ $filters -ge 2 ]] || fail "the content process has only $filters seccomp filter(s)"
+	# Its own user namespace (not the one fbac-run and the browser run in)...
+	[[ $userns != "$(readlink /proc/self/ns/user)" ]] ||
+		fail "the content process has no user namespace of its own: $(cat "$BATS_TEST_TMPDIR/ff.out")"
+	[[ $userns != "$(readlink "/proc/$top/ns/user")" ]] || fail "the content process shares the browser's user namespace"
+	# ... in which it chroots to an empty directory (/proc/PID/fdinfo).
+	[[ -n $root && $root != / ]] || fail "the content process did not chroot (root: $root)"
+	kill -0 "$top" 2>/dev/null || fail "firefox-esr exited: $(cat "$BATS_TEST_TMPDIR/ff.out")"
+}
+
+# ---------------------------------------------------------------------------
+# 2. Web_Browser: Chromium
+
+# chromium_dom URL [FLAG...]: chromium (its policy) as uid 65534 prints the
+# DOM of URL; ports 80, 443 and $PORT; bounded by $CHROMIUM_TIMEOUT seconds
+# (default $BROWSER_TIMEOUT). (run_unprivileged maps arguments that start
+# with $HOME, not "--flag=$HOME/...": the staged HOME is named.)
+chromium_dom() {
+	local url=$1 uhome
+	shift
+	uhome=$(unprivileged_home)
+	run --separate-stderr run_unprivileged timeout "${CHROMIUM_TIMEOUT:-$BROWSER_TIMEOUT}" "$FBAC_RUN" \
+		--log "$LOG" -D "ports=80,443,$PORT" \
+		chromium --headless --disable-gpu --no-first-run \
+		--disable-background-networking --disable-component-update --disable-sync \
+		"--user-data-dir=$uhome/.config/chromium" "$@" --dump-dom "$url"
+}
+
+# chromium_denials LOG: the unexpected denials of LOG but one that changes
+# nothing: as uid 65534, chromium tries to make /usr/lib/chromium/extensions,
+# which the kernel refuses a user anyway (EACCES); the policy rightly does
+# not grant it, and fbac-run prints a denial where the kernel would have
+# refused.
+chromium_denials() {
+	unexpected_denials "$1" | grep -v '^dir_mkdir /usr/lib/chromium/extensions ' || true
+}
+
+# chromium_no_denials LOG
+chromium_no_denials() {
+	local d
+	d=$(chromium_denials "$1")
+	[[ -z $d ]] || { show_run; fail "denials in $1:"$'\n'"$d"; }
+}
+
+# A page whose script tries to read the key (fetch and XHR of file://) and
+# writes what it got into the DOM.
+make_dom_page() {
+	cat >"$WWW/dom.html" <<-EOF
+		<!doctype html><html><body><h1>fbac DOM page</h1><pre id="out">script-ran</pre>
+		<iframe src="file://$1/.ssh/id_rsa"></iframe>
+		<script>
+		var out = document.getElementById("out");
+		try {
+			var x = new XMLHttpRequest();
+			x.open("GET", "file://$1/.ssh/id_rsa", false);
+			x.send();
+			out.textContent += "\nxhr:" + x.responseText;
+		} catch (e) { out.textContent += "\nxhr-error"; }
+		</script></body></html>
+	EOF
+}
+
+# Chromium's own sandbox cannot start under fbac-run, by a limitation of
+# fbac-run's design: its zygote makes a user namespace inside the one it
+# already made, and the supervisor, which writes uid_map and gid_map for the
+# program from the initial namespace, is not in the parent of that nested
+# namespace, where the kernel requires the writer to be (EPERM). No flag
+# keeps Chromium's seccomp-bpf sandbox without its namespace sandbox
+# (--disable-namespace-sandbox: "No usable sandbox!"). This test pins down
+# that it fails for exactly that reason and leaks nothing meanwhile
+# (fbac-run(1), "Not covered today"); the next test runs it with
+# --no-sandbox.
+# bats test_tags=app:chromium,fn:Web_Browser
+@test "chromium (its policy, its own sandbox, uid 65534): fails only because a nested user namespace cannot be mapped" {
+	need_chromium
+	require_unprivileged
+	make_dom_page "$(unprivileged_home)"
+	start_http "$WWW"
+	PORT=$REPLY
+	chromium_dom "http://127.0.0.1:$PORT/dom.html"
+	note "chromium with its own sandbox: status $status"
+	[[ $status -ne 0 && $output != *'script-ran'* ]] ||
+		{ show_run; fail "chromium's own sandbox started under fbac-run: the limitation is gone, make this test check the DOM"; }
+	[[ $stderr =~ sandbox/linux/services/credentials\.cc:[0-9]+\]\ Check\ failed:\ \.\ :\ Operation\ not\ permitted ]] ||
+		{ show_run; fail "chromium did not fail in its nested user namespace (credentials.cc, EPERM)"; }
+	[[ $stderr == *'Zygote process exited prematurely'* || $stderr == *'Failed to receive hello message from zygote'* ]] ||
+		{ show_run; fail "chromium's zygote did not stop"; }
+	no_secret "$output" "$stderr"
+	[[ -z $(requests "$WWW") ]] || fail "a page was loaded: $(requests "$WWW")"
+	# The cause, alone: under Nested_Sandbox a first user namespace maps
+	# its ids, a second one inside it cannot (unconfined it can).
+	local nest='import ctypes, os
+libc = ctypes.CDLL(None, use_errno=True)
+for n in (1, 2):
+    uid, gid = os.getuid(), os.getgid()
+    if libc.unshare(0x10000000) != 0:
+        print("level", n, "unshare:", os.strerror(ctypes.get_errno())); break
+    try:
+        for f, v in (("setgroups", "deny"), ("gid_map", f"{gid} {gid} 1"), ("uid_map", f"{uid} {uid} 1")):
+            with open("/proc/self/" + f, "w") as fh:
+                fh.write(v)
+        print("level", n, "mapped", flush=True)
+    except OSError as e:
+        print("level", n, e.strerror); break'
+	run --separate-stderr run_unprivileged "$PY" -I -S -c "$nest"
+	[[ $output == *'level 1 mapped'*'level 2 mapped'* ]] ||
+		{ show_run; fail "unconfined, uid 65534 cannot nest user namespaces here"; }
+	run --separate-stderr run_unprivileged "$FBAC_RUN" --as Basic_Runtime --as Nested_Sandbox "$PY" -I -S -c "$nest"
+	[[ $output == *'level 1 mapped'*'level 2 Operation not permitted'* ]] ||
+		{ show_run; fail "expected: level 1 mapped, level 2 EPERM"; }
+}
+
+# --no-sandbox: Chromium's own sandbox cannot start under fbac-run (the
+# previous test); fbac's is the only one here. --no-zygote (allowed only with
+# --no-sandbox): through its zygote, the browser learns each renderer's pid
+# from the SCM_CREDENTIALS of a message the renderer sends, and under
+# fbac-run the supervisor sends it, so every renderer is announced with
+# fbac-run's pid and none runs (fbac-run(1), "Not covered today").
+CHROMIUM_NO_SANDBOX=(--no-sandbox --no-zygote)
+
+# bats test_tags=app:chromium,fn:Web_Browser
+@test "chromium --no-sandbox --no-zygote (its policy, uid 65534): DOM of a loopback page; the key and an ungranted port stay out" {
+	need_chromium
+	require_unprivileged
+	local uhome t0
+	uhome=$(unprivileged_home)
+	make_dom_page "$uhome"
+	start_http "$WWW"
+	PORT=$REPLY
+	mkdir -p "$BATS_TEST_TMPDIR/other"
+	start_http "$BATS_TEST_TMPDIR/other"
+	local other=$REPLY
+	# The page: its DOM, its script ran, but got no key; nothing denied.
+	t0=$(date +%s)
+	chromium_dom "http://127.0.0.1:$PORT/dom.html" "${CHROMIUM_NO_SANDBOX[@]}"
+	note "chromium --dump-dom as uid 65534: $(($(date +%s) - t0)) s, status $status"
+	expect_status 0
+	[[ $output == *'fbac DOM page'* && $output == *'script-ran'* ]] ||
+		{ show_run; fail "no DOM of the page"; }
+	[[ $(requests "$WWW") == *'GET /dom.html'* ]] || fail "the server saw no request"
+	no_secret "$output" "$stderr"
+	chromium_no_denials "$uhome/events.jsonl"
+	# The key itself, opened as the page: an error page, not the key.
+	: >"$uhome/events.jsonl"
+	chromium_dom "file://$uhome/.ssh/id_rsa" "${CHROMIUM_NO_SANDBOX[@]}"
+	no_secret "$output" "$stderr"
+	[[ $stderr =~ fbac:\ denied\ file_(getattr|read)\ \'$uhome/.ssh/id_rsa\' ]] ||
+		{ show_run; fail "no denial line for the key"; }
+	denials "$uhome/events.jsonl" | grep -q "^file_\(getattr\|read\) $uhome/.ssh/id_rsa " ||
+		fail "no denial event for the key"
+	# A port the policy does not grant: refused before any packet.
+	chromium_dom "http://127.0.0.1:$other/" "${CHROMIUM_NO_SANDBOX[@]}"
+	denied_line network_outgoing "tcp:127.0.0.1:$other"
+	[[ -z $(requests "$BATS_TEST_TMPDIR/other") ]] || fail "the ungranted server was reached"
+	# Nor can it write the user's shell start-up file.
+	[[ $(<"$uhome/.bashrc") == "$BASHRC" ]] || fail "~/.bashrc was changed"
+}
+
+# ---------------------------------------------------------------------------
+# 3. Graphical_X11 on Xvfb
+
+# start_xvfb: start Xvfb on a free display; DISPLAY_N is its number.
+start_xvfb() {
+	need_commands Xvfb xwd convert identify
+	local n i
+	for ((n = 90; n < 190; n++)); do
+		[[ -e /tmp/.X$n-lock || -e /tmp/.X11-unix/X$n ]] || break
+	done
+	Xvfb ":$n" -nolisten tcp -screen 0 640x480x24 </dev/null \
+		>/dev/null 2>"$BATS_TEST_TMPDIR/xvfb.log" 3>&- &
+	track $!
+	disown $!
+	for ((i = 0; i < 200; i++)); do
+		[[ -S /tmp/.X11-unix/X$n ]] && xwd -root -display ":$n" >/dev/null 2>&1 && break
+		sleep 0.05
+	done
+	((i < 200)) || fail "Xvfb :$n did not start: $(cat "$BATS_TEST_TMPDIR/xvfb.log")" || return
+	DISPLAY_N=$n
+}
+
+# screen_colours FILE: take a screenshot of the display into FILE and print
+# its number of colours.
+screen_colours() {
+	xwd -root -display ":$DISPLAY_N" | convert xwd:- "png:$1" || return
+	identify -format '%k' "$1"
+}
+
+# wait_drawn FILE: wait (10 s) until the screen has more than one colour.
+wait_drawn() {
+	local i c
+	for ((i = 0; i < 50; i++)); do
+		c=$(screen_colours "$1")
+		[[ $c -gt 1 ]] && { note "screen: $c colours"; return 0; }
+		sleep 0.2
+	done
+	fail "the screen stays blank ($c colours)"
+}
+
+@test "Graphical_X11: xeyes draws on the display; without it, no connection" {
+	need_commands xeyes
+	start_xvfb
+	[[ $(screen_colours "$BATS_TEST_TMPDIR/before.png") -eq 1 ]] || fail "the screen is not blank at first"
+	# Without Graphical_X11: refused, with the denial line, nothing drawn.
+	run --separate-stderr timeout 20 "$FBAC_RUN" --log "$LOG" --as Basic_Runtime \
+		xeyes -display ":$DISPLAY_N"
+	expect_status 1
+	[[ $stderr =~ fbac:\ denied\ unix_connect\ \'@?/tmp/.X11-unix/X$DISPLAY_N\'\ for\ xeyes ]] ||
+		{ show_run; fail "no denial line for the X11 socket"; }
+	[[ $stderr == *"Can't open display"* ]] || { show_run; fail "xeyes did not fail to open the display"; }
+	denials "$LOG" | grep -q "^unix_connect @\?/tmp/.X11-unix/X$DISPLAY_N " || fail "no denial event"
+	[[ $(screen_colours "$BATS_TEST_TMPDIR/denied.png") -eq 1 ]] || fail "something was drawn"
+	# With it: the window appears, and nothing is denied.
+	: >"$LOG"
+	bg_run "$BATS_TEST_TMPDIR/xeyes.out" timeout 30 "$FBAC_RUN" --log "$LOG" \
+		--as Basic_Runtime --as Graphical_X11 xeyes -display ":$DISPLAY_N" -geometry 300x200+10+10
+	local pid=$REPLY
+	wait_drawn "$BATS_TEST_TMPDIR/after.png"
+	kill -0 "$pid" 2>/dev/null || fail "xeyes exited: $(cat "$BATS_TEST_TMPDIR/xeyes.out")"
+	[[ -z $(denials "$LOG") ]] || fail "denials: $(denials "$LOG")"
+	[[ ! -s $BATS_TEST_TMPDIR/xeyes.out ]] || fail "xeyes printed: $(cat "$BATS_TEST_TMPDIR/xeyes.out")"
+}
+
+@test "Graphical_X11: a client cannot read ~/.ssh/id_rsa nor write ~/.bashrc" {
+	need_commands xmessage
+	start_xvfb
+	# xmessage -file shows a file in a window: the key is refused before
+	# anything is drawn from it; a granted file is shown.
+	printf 'hello from a document\n' >"$HOME/Documents/note.txt"
+	bg_run "$BATS_TEST_TMPDIR/ok.out" timeout 30 "$FBAC_RUN" --log "$LOG" \
+		--as Basic_Runtime --as Graphical_X11 --as Read_Only_Directory -D "dir=$HOME/Documents" \
+		xmessage -display ":$DISPLAY_N" -file "$HOME/Documents/note.txt"
+	wait_drawn "$BATS_TEST_TMPDIR/ok.png"
+	run --separate-stderr timeout 20 "$FBAC_RUN" --log "$LOG" \
+		--as Basic_Runtime --as Graphical_X11 --as Read_Only_Directory -D "dir=$HOME/Documents" \
+		xmessage -display ":$DISPLAY_N" -file "$HOME/.ssh/id_rsa"
+	[[ $status -ne 0 ]] || fail "xmessage showed the key"
+	[[ $stderr =~ fbac:\ denied\ file_(getattr|read)\ \'$HOME/.ssh/id_rsa\' ]] ||
+		{ show_run; fail "no denial line for the key"; }
+	no_secret "$output" "$stderr"
+	run --separate-stderr timeout 20 "$FBAC_RUN" --as Basic_Runtime --as Graphical_X11 \
+		sh -c 'echo evil >>"$HOME/.bashrc"'
+	[[ $status -ne 0 ]] || fail "the append succeeded"
+	denied_line file_append "$HOME/.bashrc"
+	[[ $(<"$HOME/.bashrc") == "$BASHRC" ]] || fail "~/.bashrc was changed"
+}
