@@ -392,19 +392,36 @@ static int create_in_parent(struct fbac_policy *p, const struct fbac_prule *pr,
 					 pr->pattern, (int)dlen, pr->pattern));
 }
 
-/* ---- the narrow read plan (see struct fbac_landlock_plan) ---- */
+/* ---- the narrow plan (see struct fbac_landlock_plan) ---- */
 
 #define NARROW_READ (FBAC_LL_FS_READ_FILE | FBAC_LL_FS_READ_DIR)
 
-/* Pseudo file systems: their inodes come and go, or name "self". */
+/*
+ * Pseudo file systems: their inodes come and go, or name "self". The
+ * terminals of /dev/pts are the exception: a rule on the devpts root
+ * covers every terminal made later.
+ */
 static bool narrow_excluded(const char *prefix)
 {
 	static const char *const roots[] = { "/proc", "/sys", "/dev" };
 
+	if (fbac_path_is_under(prefix, "/dev/pts"))
+		return false;
 	for (size_t i = 0; i < sizeof(roots) / sizeof(roots[0]); i++)
 		if (fbac_path_is_under(prefix, roots[i]))
 			return true;
 	return false;
+}
+
+/* The narrow rights of a rule: reading, and writing where it grants
+ * file_write itself (file_append alone is narrower than the kernel's). */
+static uint64_t narrow_rights(const struct fbac_prule *pr)
+{
+	uint64_t acc = pr->llfs & NARROW_READ;
+
+	if (pr->ops & FBAC_OP_BIT(FBAC_OP_FILE_WRITE))
+		acc |= FBAC_LL_FS_WRITE_FILE;
+	return acc;
 }
 
 /*
@@ -416,7 +433,9 @@ static int read_holes(struct fbac_policy *p, const char *dir, const char ***hole
 		      size_t *n, bool *simple)
 {
 	const uint32_t bits = FBAC_OP_BIT(FBAC_OP_FILE_READ) |
-			      FBAC_OP_BIT(FBAC_OP_DIR_READ);
+			      FBAC_OP_BIT(FBAC_OP_DIR_READ) |
+			      FBAC_OP_BIT(FBAC_OP_FILE_WRITE) |
+			      FBAC_OP_BIT(FBAC_OP_FILE_APPEND);
 	size_t cap = 0;
 	int r;
 
@@ -484,7 +503,7 @@ static int narrow_plan(struct fbac_policy *p)
 
 	for (size_t i = 0; i < p->n_prules; i++) {
 		const struct fbac_prule *pr = &p->prules[i];
-		uint64_t acc = fbac_ops_landlock_fs(pr->ops) & NARROW_READ;
+		uint64_t acc = narrow_rights(pr);
 		const char **holes;
 		size_t n_holes;
 		bool simple;

@@ -69,16 +69,17 @@ struct fbac_landlock_plan {
 	size_t n_connect_ports, n_bind_ports;
 	uint64_t scope; /* FBAC_LL_SCOPE_* */
 	/*
-	 * The read rights of the program's own domain (READ_FILE, READ_DIR),
-	 * never wider than the policy: where they allow what the supervisor
-	 * decided to allow, a read-only open may continue in the kernel, and
-	 * a path swapped in meanwhile still reaches only what the policy
-	 * lets the program read. Rules on directories are trees; literal_only
+	 * The read and write rights of the program's own domain (READ_FILE,
+	 * READ_DIR, WRITE_FILE), never wider than the policy: where they
+	 * allow what the supervisor decided to allow, the open may continue
+	 * in the kernel (read-only opens; a session leader taking its
+	 * terminal), and a path swapped in meanwhile still reaches only what
+	 * the policy lets the program read or write. Rules on directories are trees; literal_only
 	 * holds the rights of a rule naming one file (none if it turns out to
 	 * be a directory). Trees with carve-outs and last-component patterns
 	 * are listed at launch (narrow_expand); what cannot be expressed
-	 * (other patterns, /proc, /sys, /dev) is left out and served by the
-	 * supervisor.
+	 * (other patterns, /proc, /sys, /dev but /dev/pts) is left out and
+	 * served by the supervisor.
 	 */
 	struct fbac_ll_path *narrow;
 	size_t n_narrow;

@@ -1460,3 +1460,25 @@ except FileNotFoundError:
 	[[ $output == $'[\'bin\', \'lib\']\nno /a inside' ]] || fail "output: $output; stderr: $stderr"
 }
 
+
+@test "a session leader that opens a terminal takes it as its controlling terminal" {
+	# As xterm's child does: setsid(), then open its pty without O_NOCTTY.
+	run --separate-stderr sandbox --as=Test_Terminal -- "$SYS_PY" -I -S -c "
+import os
+master, slave = os.openpty()
+name = os.ttyname(slave)
+pid = os.fork()
+if pid == 0:
+    os.setsid()
+    fd = os.open(name, os.O_RDWR)
+    try:
+        t = os.open('/dev/tty', os.O_RDWR)
+        os.write(fd, b'ctty ok\n')
+    except OSError as e:
+        os.write(fd, ('ctty: ' + e.strerror + '\n').encode())
+    os._exit(0)
+os.waitpid(pid, 0)
+print(os.read(master, 100).decode().strip())" </dev/null
+	expect_status 0
+	[[ $output == "ctty ok" ]] || fail "output: $output; stderr: $stderr"
+}

@@ -199,11 +199,13 @@ static int apply_one(const struct fbac_stack_entry *e, int abi, bool supervisor,
 	for (size_t i = 0; i < p->n_paths; i++) {
 		uint64_t acc = p->paths[i].access & attr.handled_access_fs;
 
-		/* The program reads through its narrow rules alone; what it
-		 * may run, it may read (the kernel asks both of an exec). */
+		/* The program reads and writes through its narrow rules
+		 * alone; what it may run, it may read (the kernel asks both
+		 * of an exec). */
 		if (!supervisor && x && x->narrowed) {
 			acc &= ~(uint64_t)(FBAC_LL_FS_READ_FILE |
-					   FBAC_LL_FS_READ_DIR);
+					   FBAC_LL_FS_READ_DIR |
+					   FBAC_LL_FS_WRITE_FILE);
 			if (p->paths[i].access & FBAC_LL_FS_EXECUTE)
 				acc |= FBAC_LL_FS_READ_FILE &
 				       attr.handled_access_fs;

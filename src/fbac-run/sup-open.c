@@ -145,6 +145,50 @@ static bool may_continue_read(struct call *c, const struct resolved *r,
 				      r->path);
 }
 
+/*
+ * A session leader without a controlling terminal that opens a terminal
+ * without O_NOCTTY makes it its controlling terminal, which only its own
+ * open can do (xterm's child). Decided like any open, it continues when
+ * the program's narrow rules allow the same rights, so that a path
+ * swapped in meanwhile reaches nothing the policy denies.
+ */
+static bool may_continue_ctty(struct call *c, const struct resolved *r,
+			      int flags)
+{
+	int acc = flags & O_ACCMODE;
+	char path[64], buf[512], *p;
+	int session, fd;
+	unsigned long tty;
+	ssize_t n;
+
+	if (c->s->mode != MODE_ENFORCE || !S_ISCHR(r->st.st_mode) ||
+	    (flags & (O_NOCTTY | O_CREAT | O_TRUNC | O_PATH)) ||
+	    acc == O_ACCMODE || r->held)
+		return false;
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)c->tid);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return false;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return false;
+	buf[n] = 0;
+	/* After "pid (comm) ": state ppid pgrp session tty_nr. */
+	p = strrchr(buf, ')');
+	if (!p || sscanf(p + 1, " %*c %*d %*d %d %lu", &session, &tty) != 2 ||
+	    session != tgid_of(c) || tty != 0)
+		return false;
+	if ((acc == O_RDONLY || acc == O_RDWR) &&
+	    !landlock_narrow_allows(c->s->extras, c->s->n_extras, c->s->root_fd,
+				    FBAC_LL_FS_READ_FILE, r->path))
+		return false;
+	if ((acc == O_WRONLY || acc == O_RDWR) &&
+	    !landlock_narrow_allows(c->s->extras, c->s->n_extras, c->s->root_fd,
+				    FBAC_LL_FS_WRITE_FILE, r->path))
+		return false;
+	return true;
+}
+
 static void do_open(struct call *c, int dirfd, uint64_t path, int flags,
 		    mode_t mode, uint64_t resolve)
 {
@@ -254,6 +298,10 @@ again:
 		}
 		respond_fd(c, fd, cloexec);
 		close(fd);
+		goto out;
+	}
+	if (may_continue_ctty(c, &r, flags)) {
+		respond_continue(c);
 		goto out;
 	}
 	if (may_continue_read(c, &r, flags)) {
