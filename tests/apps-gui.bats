@@ -12,9 +12,8 @@
 #   Graphical_X11 xeyes draws on an Xvfb display; without the functionality
 #                 it cannot connect to it.
 #
-# xterm is not shipped: its child, a new session leader, makes its pty its
-# controlling terminal by opening it, which only the opening process can
-# do, and the supervisor opens files for the program (fbac-run(1), BUGS).
+#   Terminal_Application  xterm (its application policy) runs a command in
+#                 its window on Xvfb.
 #
 # And for each, what it must not do: read the planted ~/.ssh/id_rsa, write
 # ~/.bashrc, reach a loopback port it was not granted.
@@ -665,4 +664,45 @@ wait_drawn() {
 	[[ $status -ne 0 ]] || fail "the append succeeded"
 	denied_line file_append "$HOME/.bashrc"
 	[[ $(<"$HOME/.bashrc") == "$BASHRC" ]] || fail "~/.bashrc was changed"
+}
+
+# ---------------------------------------------------------------------------
+# 4. Terminal_Application: xterm
+
+# bats test_tags=app:xterm,fn:Terminal_Application
+@test "xterm (its policy, uid 65534): runs a command in its window; the key and ~/.bashrc stay out of reach" {
+	need_commands xterm
+	# As root it would give its terminal to root's tty group: CAP_CHOWN,
+	# which no confined program keeps. Users' terminals are theirs.
+	require_unprivileged
+	start_xvfb
+	mkdir -p "$HOME/Documents"
+	local uhome
+	uhome=$(unprivileged_home)
+	# Its child takes the new pty as its controlling terminal by opening
+	# it (a session leader without O_NOCTTY), then opens /dev/tty.
+	local script='echo XTERM-RAN >"$HOME/Documents/ran"; cat "$HOME/.ssh/id_rsa" >"$HOME/Documents/key" 2>&1; echo evil >>"$HOME/.bashrc"; sleep 5'
+	bg_run "$BATS_TEST_TMPDIR/xterm.out" run_unprivileged timeout 40 "$FBAC_RUN" \
+		--log "$LOG" xterm -display ":$DISPLAY_N" -geometry 60x10+0+0 \
+		-e sh -c "$script"
+	local pid=$REPLY i
+	for ((i = 0; i < 150; i++)); do
+		[[ -s $uhome/Documents/key ]] && break
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 0.1
+	done
+	[[ $(<"$uhome/Documents/ran") == XTERM-RAN ]] ||
+		fail "the command did not run: $(cat "$BATS_TEST_TMPDIR/xterm.out")"
+	wait_drawn "$BATS_TEST_TMPDIR/xterm.png"
+	wait "$pid" || true # its status is the command's; checked below
+	no_secret "$(cat "$uhome/Documents/key")"
+	[[ $(<"$uhome/.bashrc") == "$BASHRC" ]] || fail "~/.bashrc was changed"
+	local ulog=$uhome/events.jsonl
+	denials "$ulog" | grep -q "^file_\(getattr\|read\) $uhome/.ssh/id_rsa " ||
+		fail "no denial event for the key: $(denials "$ulog")"
+	denials "$ulog" | grep -q "^file_\(write\|append\) $uhome/.bashrc " ||
+		fail "no denial event for ~/.bashrc: $(denials "$ulog")"
+	# Nothing else was refused (the command's own attempts aside).
+	[[ -z $(denials "$ulog" | grep -v -e "$uhome/.ssh/id_rsa " -e "$uhome/.bashrc ") ]] ||
+		fail "other denials: $(denials "$ulog")"
 }

@@ -653,6 +653,9 @@ static const char ll_text[] =
 	"  - file_read: \"/mid/*/x\"\n"
 	"  - access: [file_create, file_write]\n"
 	"    paths: /var/new.log\n"
+	"  - file_append: /logs/**\n"
+	"  - access: [file_read, file_write]\n"
+	"    paths: /dev/pts/**\n"
 	"denied:\n"
 	"  - file_read: \"/opt/*/secret/**\"\n"
 	"  - file_read: /var/x\n"
@@ -835,8 +838,14 @@ static void test_narrow(void)
 	ok(n && n->access == (FBAC_LL_FS_READ_FILE | FBAC_LL_FS_READ_DIR) &&
 		   !n->literal_only,
 	   "a tree with file_read and dir_read is one narrow tree rule");
-	ok(!narrow_at(p, "/rw") && !narrow_at(p, "/tmp"),
-	   "rights other than reading are not narrow rules");
+	n = narrow_at(p, "/rw");
+	ok(n && n->access == FBAC_LL_FS_WRITE_FILE,
+	   "file_write is a narrow right");
+	ok(!narrow_at(p, "/tmp"),
+	   "creating, removing, truncating are not narrow rights");
+	n = narrow_at(p, "/var/log/app.log");
+	ok(n && n->literal_only == FBAC_LL_FS_WRITE_FILE,
+	   "writing one named file is narrow for the file alone");
 	n = narrow_at(p, "/listed");
 	ok(n && n->access == FBAC_LL_FS_READ_DIR &&
 		   n->literal_only == FBAC_LL_FS_READ_DIR,
@@ -865,6 +874,10 @@ static void test_narrow(void)
 	if (!(p = policy_of("LL_Narrow")))
 		return;
 	ok(narrow_at(p, "/srv") != NULL, "a plain tree is narrow");
+	ok(!narrow_at(p, "/logs"), "appending alone is not a narrow right");
+	n = narrow_at(p, "/dev/pts");
+	ok(n && n->access == (FBAC_LL_FS_READ_FILE | FBAC_LL_FS_WRITE_FILE),
+	   "the terminals of /dev/pts are narrow, unlike the rest of /dev");
 	ok(!narrow_at(p, "/proc/self") && !narrow_at(p, "/proc") &&
 		   !narrow_at(p, "/sys"),
 	   "/proc and /sys are left to the supervisor");
