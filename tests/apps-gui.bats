@@ -607,12 +607,14 @@ screen_colours() {
 	identify -format '%k' "$1"
 }
 
-# wait_drawn FILE: wait (10 s) until the screen has more than one colour.
+# wait_drawn FILE: wait (30 s: a loaded 2-CPU machine is slow to start a
+# client) until the screen has more than one colour.
 wait_drawn() {
-	local i c
-	for ((i = 0; i < 50; i++)); do
+	local c end=$((SECONDS + 30))
+	while :; do
 		c=$(screen_colours "$1")
 		[[ $c -gt 1 ]] && { note "screen: $c colours"; return 0; }
+		((SECONDS < end)) || break
 		sleep 0.2
 	done
 	fail "the screen stays blank ($c colours)"
