@@ -73,44 +73,12 @@ setup() {
 }
 
 teardown() {
-	local pid
-	if [[ -f $BATS_TEST_TMPDIR/bg.pids ]]; then
-		while read -r pid; do
-			kill_tree "$pid"
-		done <"$BATS_TEST_TMPDIR/bg.pids"
-	fi
+	kill_tracked
 	fbac_teardown
 }
 
 # ---------------------------------------------------------------------------
 # Helpers
-
-# track PID: kill PID and its descendants in teardown.
-track() {
-	printf '%s\n' "$1" >>"$BG_PIDS"
-}
-
-descendants() {
-	local c
-	# shellcheck disable=SC2013 # the files hold space-separated pids
-	for c in $(cat /proc/"$1"/task/*/children 2>/dev/null); do
-		printf '%s\n' "$c"
-		descendants "$c"
-	done
-}
-
-# kill_tree PID: SIGTERM PID and every process below it, then SIGKILL.
-kill_tree() {
-	local -a pids
-	local i
-	mapfile -t pids < <(descendants "$1")
-	kill -TERM "$1" "${pids[@]}" 2>/dev/null || return 0
-	for ((i = 0; i < 40; i++)); do
-		kill -0 "$1" 2>/dev/null || break
-		sleep 0.05
-	done
-	kill -KILL "$1" "${pids[@]}" 2>/dev/null || true
-}
 
 show_run() {
 	printf 'status: %s\n--- stdout:\n%s\n--- stderr:\n%s\n---\n' \

@@ -203,15 +203,10 @@ setup() {
 }
 
 teardown() {
-	local pid
 	if [[ -S $BATS_TEST_TMPDIR/tmux.sock ]]; then
 		tmux -S "$BATS_TEST_TMPDIR/tmux.sock" kill-server 2>/dev/null || true
 	fi
-	if [[ -f $BATS_TEST_TMPDIR/bg.pids ]]; then
-		while read -r pid; do
-			kill_tree "$pid"
-		done <"$BATS_TEST_TMPDIR/bg.pids"
-	fi
+	kill_tracked
 	stop_xvfb
 	fbac_teardown
 	if [[ -n ${APPS_DIR-} && $APPS_DIR == /home/fbac-apps.* ]]; then
@@ -274,25 +269,6 @@ uapp() {
 	done
 	shift
 	run_unprivileged "$FBAC_RUN" "--log=$LOG" "${opts[@]}" "$@"
-}
-
-track() {
-	printf '%s\n' "$1" >>"$BG_PIDS"
-}
-
-descendants() {
-	local c
-	# shellcheck disable=SC2013 # the files hold space-separated pids
-	for c in $(cat /proc/"$1"/task/*/children 2>/dev/null); do
-		printf '%s\n' "$c"
-		descendants "$c"
-	done
-}
-
-kill_tree() {
-	local -a pids
-	mapfile -t pids < <(descendants "$1")
-	kill -KILL "$1" "${pids[@]}" 2>/dev/null || true
 }
 
 # free_port: a TCP port of 127.0.0.1 nobody listens on (right now).

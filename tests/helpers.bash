@@ -67,6 +67,48 @@ if [[ -n ${BATS_TEST_TMPDIR:-} ]]; then
 	fi
 fi
 
+# Background processes of a test: track PID records one (the suite sets
+# BG_PIDS to a file in BATS_TEST_TMPDIR in its setup); kill_tracked, from
+# teardown, ends each with everything below it.
+
+# track PID: kill PID and its descendants in teardown.
+track() {
+	printf '%s\n' "$1" >>"$BG_PIDS"
+}
+
+# descendants PID: the pids below PID (children first-level, then theirs).
+descendants() {
+	local c
+	# shellcheck disable=SC2013 # the files hold space-separated pids
+	for c in $(cat /proc/"$1"/task/*/children 2>/dev/null); do
+		printf '%s\n' "$c"
+		descendants "$c"
+	done
+}
+
+# kill_tree PID: SIGTERM PID and every process below it, give them two
+# seconds (browsers save state), then SIGKILL what is left.
+kill_tree() {
+	local -a pids
+	local i
+	mapfile -t pids < <(descendants "$1")
+	kill -TERM "$1" "${pids[@]}" 2>/dev/null || return 0
+	for ((i = 0; i < 40; i++)); do
+		kill -0 "$1" 2>/dev/null || break
+		sleep 0.05
+	done
+	kill -KILL "$1" "${pids[@]}" 2>/dev/null || true
+}
+
+# kill_tracked: kill_tree every tracked pid.
+kill_tracked() {
+	local pid
+	[[ -f ${BG_PIDS:-} ]] || return 0
+	while read -r pid; do
+		kill_tree "$pid"
+	done <"$BG_PIDS"
+}
+
 # fail MESSAGE...: fail the current test with a message.
 fail() {
 	printf '%s\n' "$*" >&2

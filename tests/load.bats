@@ -59,12 +59,7 @@ setup() {
 }
 
 teardown() {
-	local pid
-	if [[ -f $BATS_TEST_TMPDIR/bg.pids ]]; then
-		while read -r pid; do
-			kill_tree "$pid"
-		done <"$BATS_TEST_TMPDIR/bg.pids"
-	fi
+	kill_tracked
 	fbac_teardown
 }
 
@@ -75,28 +70,6 @@ teardown() {
 # program to the system basics and the tree DIR (timeout runs it).
 confine() {
 	SANDBOX=("$FBAC_RUN" --as Load_System --as Load_Work -D "Load_Work.dirs=$1")
-}
-
-# track PID: kill PID and its descendants in teardown.
-track() {
-	printf '%s\n' "$1" >>"$BG_PIDS"
-}
-
-# descendants PID: the pids below PID.
-descendants() {
-	local c
-	# shellcheck disable=SC2013 # the files hold space-separated pids
-	for c in $(cat /proc/"$1"/task/*/children 2>/dev/null); do
-		printf '%s\n' "$c"
-		descendants "$c"
-	done
-}
-
-# kill_tree PID: SIGKILL PID and every process below it.
-kill_tree() {
-	local -a pids
-	mapfile -t pids < <(descendants "$1")
-	kill -KILL "$1" "${pids[@]}" 2>/dev/null || true
 }
 
 show_run() {

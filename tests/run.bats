@@ -76,15 +76,10 @@ setup() {
 }
 
 teardown() {
-	local pid
 	if [[ -S $BATS_TEST_TMPDIR/tmux.sock ]]; then
 		tmux -S "$BATS_TEST_TMPDIR/tmux.sock" kill-server 2>/dev/null || true
 	fi
-	if [[ -f $BATS_TEST_TMPDIR/bg.pids ]]; then
-		while read -r pid; do
-			kill_tree "$pid"
-		done <"$BATS_TEST_TMPDIR/bg.pids"
-	fi
+	kill_tracked
 	fbac_teardown
 }
 
@@ -122,28 +117,6 @@ sandbox_cmd() {
 sandbox() {
 	sandbox_cmd "$@" || return 125
 	"${SANDBOX[@]}"
-}
-
-# track PID: kill PID and its descendants in teardown.
-track() {
-	printf '%s\n' "$1" >>"$BG_PIDS"
-}
-
-# descendants PID: the pids below PID (children first-level, then theirs).
-descendants() {
-	local c
-	# shellcheck disable=SC2013 # the files hold space-separated pids
-	for c in $(cat /proc/"$1"/task/*/children 2>/dev/null); do
-		printf '%s\n' "$c"
-		descendants "$c"
-	done
-}
-
-# kill_tree PID: SIGKILL PID and every process below it (by pid).
-kill_tree() {
-	local -a pids
-	mapfile -t pids < <(descendants "$1")
-	kill -KILL "$1" "${pids[@]}" 2>/dev/null || true
 }
 
 # wait_gone PID SECONDS: wait until PID has exited; 1 if it has not.

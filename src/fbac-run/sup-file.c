@@ -30,36 +30,16 @@
 
 /* ---- calls that continue in the kernel ---- */
 
-static void h_chdir(struct call *c)
-{
-	struct resolved r;
-	int err = resolve_arg(c, AT_FDCWD, ARG(c, 0), RES_FOLLOW, &r);
-
-	if (err < 0) {
-		fail(c, err);
-		return;
-	}
-	/* The working directory grants nothing: every later access is
-	 * resolved and decided again. So continuing is safe. */
-	if (!r.is_dir)
-		err = -ENOTDIR;
-	else if (!decide_path(c, FBAC_OP_FILE_GETATTR, r.path))
-		err = -EACCES;
-	resolved_close(&r);
-	if (err)
-		fail(c, err);
-	else
-		respond_continue(c);
-}
-
 /*
- * chroot only narrows what the caller can name, and only a process with
+ * chdir and chroot: the directory is decided like its metadata
+ * (file_getattr), then the call continues. A working directory grants
+ * nothing: every later access is resolved and decided again. chroot only
+ * narrows what the caller can name, and only a process with
  * CAP_SYS_CHROOT in a user namespace of its own may do it (browsers end
- * their sandbox so). It continues after the new root is decided like a
- * working directory; from then on every path is resolved from the
+ * their sandbox so); from then on every path is resolved from the
  * caller's own root, as the supervisor can no longer assume it is ours.
  */
-static void h_chroot(struct call *c)
+static void continue_into_dir(struct call *c, bool new_root)
 {
 	struct resolved r;
 	int err = resolve_arg(c, AT_FDCWD, ARG(c, 0), RES_FOLLOW, &r);
@@ -77,7 +57,8 @@ static void h_chroot(struct call *c)
 		fail(c, err);
 		return;
 	}
-	__atomic_store_n(&c->s->roots_vary, true, __ATOMIC_RELEASE);
+	if (new_root)
+		__atomic_store_n(&c->s->roots_vary, true, __ATOMIC_RELEASE);
 	respond_continue(c);
 }
 
@@ -217,10 +198,10 @@ void handle_file(struct call *c)
 		h_memfd(c);
 		return;
 	case SYS_chroot:
-		h_chroot(c);
+		continue_into_dir(c, true);
 		return;
 	case SYS_chdir:
-		h_chdir(c);
+		continue_into_dir(c, false);
 		return;
 	case SYS_execve:
 		do_exec(c, AT_FDCWD, ARG(c, 0), 0);
