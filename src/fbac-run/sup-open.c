@@ -156,27 +156,14 @@ static bool may_continue_ctty(struct call *c, const struct resolved *r,
 			      int flags)
 {
 	int acc = flags & O_ACCMODE;
-	char path[64], buf[512], *p;
-	int session, fd;
-	unsigned long tty;
-	ssize_t n;
+	struct target_stat ts;
 
 	if (c->s->mode != MODE_ENFORCE || !S_ISCHR(r->st.st_mode) ||
 	    (flags & (O_NOCTTY | O_CREAT | O_TRUNC | O_PATH)) ||
 	    acc == O_ACCMODE || r->held)
 		return false;
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)c->tid);
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
-		return false;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return false;
-	buf[n] = 0;
-	/* After "pid (comm) ": state ppid pgrp session tty_nr. */
-	p = strrchr(buf, ')');
-	if (!p || sscanf(p + 1, " %*c %*d %*d %d %lu", &session, &tty) != 2 ||
-	    session != tgid_of(c) || tty != 0)
+	if (target_proc_stat(c->tid, &ts) < 0 || ts.session != tgid_of(c) ||
+	    ts.tty_nr != 0)
 		return false;
 	if ((acc == O_RDONLY || acc == O_RDWR) &&
 	    !landlock_narrow_allows(c->s->extras, c->s->n_extras, c->s->root_fd,

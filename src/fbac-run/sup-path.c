@@ -236,32 +236,17 @@ static bool own_magic_link(struct call *c, const char *path)
 	return !strncmp(rest, "ns/", 3) && rest[3] && !strchr(rest + 3, '/');
 }
 
-/*
- * /dev/tty opened by us would be our controlling terminal: name the
- * caller's instead, from tty_nr of /proc/<tid>/stat (ENXIO without one).
- */
 /* The caller's controlling terminal, from tty_nr of /proc/<tid>/stat:
  * 1 and its device number, 0 without one, or -errno. */
 static int ctty_of(struct call *c, dev_t *dev)
 {
-	char path[64], buf[512], *p;
+	struct target_stat ts;
+	int r = target_proc_stat(c->tid, &ts);
 	unsigned long nr;
-	ssize_t n;
-	int fd;
 
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)c->tid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return -EIO;
-	buf[n] = 0;
-	/* After "pid (comm) ": state ppid pgrp session tty_nr. */
-	p = strrchr(buf, ')');
-	if (!p || sscanf(p + 1, " %*c %*d %*d %*d %lu", &nr) != 1)
-		return -EIO;
+	if (r < 0)
+		return r;
+	nr = ts.tty_nr;
 	*dev = makedev((unsigned)((nr >> 8) & 0xfff),
 		       (unsigned)((nr & 0xff) | ((nr >> 12) & 0xfff00)));
 	return nr != 0;

@@ -87,36 +87,18 @@ bool call_valid(struct call *c)
 	return ioctl(c->s->listener, SECCOMP_IOCTL_NOTIF_ID_VALID, &id) == 0;
 }
 
-/* The parent pid of pid, from /proc/<pid>/stat, or -1. */
-static pid_t parent_of(pid_t pid)
-{
-	char path[64], buf[512], *p;
-	int fd, ppid;
-	ssize_t n;
-
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return -1;
-	buf[n] = 0;
-	p = strrchr(buf, ')');
-	if (!p || sscanf(p + 1, " %*c %d", &ppid) != 1)
-		return -1;
-	return ppid;
-}
-
 /*
  * Whether pid runs in this sandbox: fbac-run is a subreaper, so every
  * process of the sandbox, orphans included, descends from it.
  */
 static bool in_sandbox(struct call *c, pid_t pid)
 {
+	struct target_stat ts;
+
 	for (int depth = 0; depth < 64 && pid > 1; depth++) {
-		pid = parent_of(pid);
+		if (target_proc_stat(pid, &ts) < 0)
+			return false;
+		pid = ts.ppid;
 		if (pid == c->s->self)
 			return true;
 	}

@@ -184,3 +184,31 @@ mode_t target_umask(pid_t tid)
 		return 022;
 	return (mode_t)strtol(v, NULL, 8) & 0777;
 }
+
+int target_proc_stat(pid_t pid, struct target_stat *out)
+{
+	char path[64], buf[512], *p;
+	int ppid, session;
+	unsigned long tty;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -EIO;
+	buf[n] = 0;
+	/* After "pid (comm) " (comm may hold anything but the last ')'):
+	 * state ppid pgrp session tty_nr. */
+	p = strrchr(buf, ')');
+	if (!p || sscanf(p + 1, " %*c %d %*d %d %lu", &ppid, &session, &tty) != 3)
+		return -EIO;
+	out->ppid = (pid_t)ppid;
+	out->session = (pid_t)session;
+	out->tty_nr = tty;
+	return 0;
+}

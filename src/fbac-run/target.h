@@ -31,4 +31,11 @@ pid_t target_tgid(pid_t tid);
 /* The umask of tid, or the default 022 when it cannot be read. */
 mode_t target_umask(pid_t tid);
 
+/* Fields of /proc/<pid>/stat the supervisor needs. */
+struct target_stat {
+	pid_t ppid, session;
+	unsigned long tty_nr; /* the controlling terminal, 0 for none */
+};
+int target_proc_stat(pid_t pid, struct target_stat *out);
+
 #endif
