@@ -457,7 +457,7 @@ tty_start() {
 	TMUX_SOCK=$BATS_TEST_TMPDIR/tmux.sock
 	tmux -S "$TMUX_SOCK" -f /dev/null new-session -d -x 160 -y 40 "bash $script" 3>&-
 	local i
-	for ((i = 0; i < 100; i++)); do
+	for ((i = 0; i < 400; i++)); do
 		[[ -s $BATS_TEST_TMPDIR/tty.pid ]] && break
 		sleep 0.05
 	done
@@ -472,11 +472,13 @@ keys() {
 	tmux -S "$TMUX_SOCK" send-keys "$@"
 }
 
-# wait_pane TEXT [SECONDS]: wait until the screen shows TEXT.
+# wait_pane TEXT [SECONDS]: wait until the screen shows TEXT (up to three
+# times SECONDS, default 10, as CI's two CPUs may be busy).
 wait_pane() {
-	local i
-	for ((i = 0; i < ${2:-10} * 20; i++)); do
+	local end=$((SECONDS + ${2:-10} * 3))
+	while :; do
 		[[ $(pane) == *"$1"* ]] && return 0
+		((SECONDS < end)) || break
 		sleep 0.05
 	done
 	fail "the terminal does not show '$1':"$'\n'"$(pane)"
@@ -1897,19 +1899,20 @@ more() {
 	awk -v a="$1" -v b="$2" 'BEGIN { exit !(a + 0 > b + 0) }'
 }
 
-# wait_shown FILE: wait (10 s) until the screen shows the page of
-# colour_pdf: at least 3 % of it red (the block) and 0.3 % blue (the
-# text). FILE is the last screenshot.
+# wait_shown FILE: wait (30 s: CI's 2 CPUs are busy) until the screen
+# shows the page of colour_pdf: at least 3 % of it red (the block) and
+# 0.3 % blue (the text). FILE is the last screenshot.
 wait_shown() {
-	local i red blue
-	for ((i = 0; i < 50; i++)); do
+	local red blue end=$((SECONDS + 30))
+	while :; do
 		screenshot "$1" || return
 		red=$(share "$1" FF0000)
 		blue=$(share "$1" 0000FF)
 		more "$red" 0.03 && more "$blue" 0.003 && return 0
+		((SECONDS < end)) || break
 		sleep 0.2
 	done
-	fail "the screen does not show the document (red $red, blue $blue)"
+	fail "the screen does not show the document (red $red, blue $blue): $(cat "$BATS_TEST_TMPDIR/viewer.err" 2>/dev/null)"
 }
 
 # viewer COMMAND...: COMMAND in the background on the display; its output
@@ -1925,10 +1928,10 @@ viewer() {
 }
 
 # viewer_quit TITLE: press q in the window whose title starts with TITLE,
-# wait (10 s) for the viewer to end and set status to its exit status.
+# wait (30 s) for the viewer to end and set status to its exit status.
 viewer_quit() {
-	local i w=
-	for ((i = 0; i < 100; i++)); do
+	local i w= end=$((SECONDS + 30))
+	while ((SECONDS < end)); do
 		w=$(DISPLAY=":$DISPLAY_N" xdotool search --name "^$1" 2>/dev/null | head -n 1)
 		[[ -n $w ]] && break
 		sleep 0.1
@@ -1936,7 +1939,7 @@ viewer_quit() {
 	[[ -n $w ]] || fail "no window named $1" || return
 	# The key press alone: the viewer is gone before a release could reach it.
 	DISPLAY=":$DISPLAY_N" xdotool keydown --window "$w" q 2>/dev/null
-	for ((i = 0; i < 100; i++)); do
+	for ((i = 0; i < 300; i++)); do
 		[[ -s $BATS_TEST_TMPDIR/viewer.status ]] && break
 		sleep 0.1
 	done
@@ -2155,7 +2158,7 @@ hunt_start() {
 	TMUX_SOCK=$BATS_TEST_TMPDIR/tmux.sock
 	tmux -S "$TMUX_SOCK" -f /dev/null new-session -d -s "$name" -x 160 -y 40 "bash $script" 3>&-
 	local i
-	for ((i = 0; i < 100; i++)); do
+	for ((i = 0; i < 400; i++)); do
 		[[ -s $pidf ]] && break
 		sleep 0.05
 	done
