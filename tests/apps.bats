@@ -1591,18 +1591,20 @@ ppm() {
 # ---------------------------------------------------------------------------
 # Document_Viewer: pdftotext, pdftoppm, pdfinfo (poppler)
 
-# pdf FILE TEXT: a one-page PDF showing TEXT, written by hand (the
-# cross-reference offsets are computed).
-pdf() {
-	"$SYS_PY" - "$1" "$2" <<'PY'
+# write_pdf FILE WIDTH HEIGHT FONT CONTENT: a one-page PDF of WIDTH x HEIGHT
+# points whose page is the content stream CONTENT, with FONT as /F1;
+# written by hand (the cross-reference offsets are computed).
+write_pdf() {
+	"$SYS_PY" - "$@" <<'PY'
 import sys
-path, text = sys.argv[1], sys.argv[2]
-stream = ("BT /F1 24 Tf 72 720 Td (%s) Tj ET" % text).encode()
+path, width, height, font, content = sys.argv[1:6]
+stream = content.encode()
 objs = [
     b"<< /Type /Catalog /Pages 2 0 R >>",
     b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-    b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 4 0 R >> >> /Contents 5 0 R >>",
-    b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+    b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 %s %s] /Resources << /Font << /F1 4 0 R >> >> /Contents 5 0 R >>"
+    % (width.encode(), height.encode()),
+    b"<< /Type /Font /Subtype /Type1 /BaseFont /%s >>" % font.encode(),
     b"<< /Length %d >>\nstream\n" % len(stream) + stream + b"\nendstream",
 ]
 out = bytearray(b"%PDF-1.4\n")
@@ -1617,6 +1619,11 @@ for off in offsets:
 out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objs) + 1, xref)
 open(path, "wb").write(out)
 PY
+}
+
+# pdf FILE TEXT: a one-page letter-size PDF showing TEXT.
+pdf() {
+	write_pdf "$1" 612 792 Helvetica "BT /F1 24 Tf 72 720 Td ($2) Tj ET"
 }
 
 # bats test_tags=app:pdftotext,app:pdftoppm,app:pdfinfo,fn:Document_Viewer
@@ -1667,29 +1674,8 @@ PY
 # block (20,20)-(140,100) from the top left corner, and TEXT in blue,
 # large, below it.
 colour_pdf() {
-	"$SYS_PY" - "$1" "$2" <<'PY'
-import sys
-path, text = sys.argv[1], sys.argv[2]
-stream = ("1 0 0 rg 20 100 120 80 re f 0 0 1 rg BT /F1 40 Tf 20 40 Td (%s) Tj ET" % text).encode()
-objs = [
-    b"<< /Type /Catalog /Pages 2 0 R >>",
-    b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-    b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 300 200] /Resources << /Font << /F1 4 0 R >> >> /Contents 5 0 R >>",
-    b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica-Bold >>",
-    b"<< /Length %d >>\nstream\n" % len(stream) + stream + b"\nendstream",
-]
-out = bytearray(b"%PDF-1.4\n")
-offsets = []
-for i, o in enumerate(objs, 1):
-    offsets.append(len(out))
-    out += b"%d 0 obj\n" % i + o + b"\nendobj\n"
-xref = len(out)
-out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objs) + 1)
-for off in offsets:
-    out += b"%010d 00000 n \n" % off
-out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objs) + 1, xref)
-open(path, "wb").write(out)
-PY
+	write_pdf "$1" 300 200 Helvetica-Bold \
+		"1 0 0 rg 20 100 120 80 re f 0 0 1 rg BT /F1 40 Tf 20 40 Td ($2) Tj ET"
 }
 
 # pixel FILE X Y: the colour of a pixel of a picture, as #RRGGBB.
