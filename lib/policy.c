@@ -258,6 +258,16 @@ static int add_expand(struct fbac_policy *p, const char *dir,
 			   n_holes, FBAC_LL_FS_EXECUTE);
 }
 
+/* Whether path[0..plen) is dir[0..dlen) or below it. */
+static bool prefix_under(const char *path, size_t plen, const char *dir,
+			 size_t dlen)
+{
+	if (dlen == 1 && dir[0] == '/')
+		return path[0] == '/';
+	return plen >= dlen && !memcmp(path, dir, dlen) &&
+	       (plen == dlen || path[dlen] == '/');
+}
+
 /* Whether a pattern has wildcards only in its last component. */
 static bool last_component_glob(const char *pattern, size_t plen)
 {
@@ -288,6 +298,58 @@ static int exec_glob(struct fbac_policy *p, const struct fbac_prule *pr,
 }
 
 /*
+ * The carve-outs below dir from the operations in bits: denied rules for
+ * any of them written at or below dir (a denial written above dir is
+ * never reached: the walk up from a path below dir stops at dir's own rule
+ * first), and protected paths strictly below dir that do not allow them
+ * all (as patterns of the path and all below it). *simple is cleared when
+ * one is a pattern the launcher cannot match entry by entry; whole trees
+ * count as simple only with trees_ok.
+ */
+static int holes_below(struct fbac_policy *p, const char *dir, uint32_t bits,
+		       bool trees_ok, const char ***holes, size_t *n,
+		       bool *simple)
+{
+	size_t cap = 0;
+	int r;
+
+	*holes = NULL;
+	*n = 0;
+	*simple = true;
+	for (size_t i = 0; i < p->n_prules; i++) {
+		const struct fbac_prule *d = &p->prules[i];
+
+		if (!d->deny || !(d->ops & bits) ||
+		    !prefix_under(d->pattern, d->plen, dir, strlen(dir)))
+			continue;
+		if (!d->literal && !(trees_ok && fbac_prule_is_tree(d)) &&
+		    !last_component_glob(d->pattern, d->plen))
+			*simple = false;
+		r = fbac_arena_grow(p->arena, (void **)holes, &cap, *n + 1,
+				    sizeof(**holes));
+		if (r < 0)
+			return r;
+		(*holes)[(*n)++] = d->pattern;
+	}
+	for (size_t i = 0; i < p->n_protected; i++) {
+		const struct fbac_resolved_protected *pp = &p->protected[i];
+
+		if ((pp->allow & bits) == bits ||
+		    !fbac_path_is_under(pp->path, dir) || streq(pp->path, dir))
+			continue;
+		r = fbac_arena_grow(p->arena, (void **)holes, &cap, *n + 2,
+				    sizeof(**holes));
+		if (r < 0)
+			return r;
+		(*holes)[(*n)++] = pp->path;
+		(*holes)[*n] = fbac_arena_printf(p->arena, "%s/**", pp->path);
+		if (!(*holes)[(*n)++])
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/*
  * A kernel rule granting EXECUTE on a tree with exec carve-outs inside:
  * take EXECUTE off the tree and list the tree at launch instead.
  */
@@ -295,43 +357,13 @@ static int exec_holes(struct fbac_policy *p, struct fbac_ll_path *lp,
 		      size_t *cap_gaps)
 {
 	const uint32_t bit = FBAC_OP_BIT(FBAC_OP_FILE_EXECUTE);
-	const char **holes = NULL;
-	size_t n = 0, cap = 0;
-	bool simple = true;
+	const char **holes;
+	size_t n;
+	bool simple;
 	int r;
 
-	for (size_t i = 0; i < p->n_prules; i++) {
-		const struct fbac_prule *d = &p->prules[i];
-		char pre[FBAC_MAX_PATH];
-
-		if (!d->deny || !(d->ops & bit))
-			continue;
-		snprintf(pre, sizeof(pre), "%.*s", d->plen, d->pattern);
-		if (!fbac_path_is_under(pre, lp->path))
-			continue;
-		if (!d->literal && !last_component_glob(d->pattern, d->plen))
-			simple = false;
-		r = fbac_arena_grow(p->arena, (void **)&holes, &cap, n + 1,
-				    sizeof(*holes));
-		if (r < 0)
-			return r;
-		holes[n++] = d->pattern;
-	}
-	for (size_t i = 0; i < p->n_protected; i++) {
-		const struct fbac_resolved_protected *pp = &p->protected[i];
-
-		if ((pp->allow & bit) || !fbac_path_is_under(pp->path, lp->path) ||
-		    streq(pp->path, lp->path))
-			continue;
-		r = fbac_arena_grow(p->arena, (void **)&holes, &cap, n + 2,
-				    sizeof(*holes));
-		if (r < 0)
-			return r;
-		holes[n++] = pp->path;
-		holes[n] = fbac_arena_printf(p->arena, "%s/**", pp->path);
-		if (!holes[n++])
-			return -ENOMEM;
-	}
+	if ((r = holes_below(p, lp->path, bit, false, &holes, &n, &simple)) < 0)
+		return r;
 	if (!n)
 		return 0;
 	lp->access &= ~FBAC_LL_FS_EXECUTE;
@@ -395,6 +427,10 @@ static int create_in_parent(struct fbac_policy *p, const struct fbac_prule *pr,
 /* ---- the narrow plan (see struct fbac_landlock_plan) ---- */
 
 #define NARROW_READ (FBAC_LL_FS_READ_FILE | FBAC_LL_FS_READ_DIR)
+/* The operations whose denial or protection is a hole in a narrow rule. */
+#define NARROW_OPS                                                             \
+	(FBAC_OP_BIT(FBAC_OP_FILE_READ) | FBAC_OP_BIT(FBAC_OP_DIR_READ) |        \
+	 FBAC_OP_BIT(FBAC_OP_FILE_WRITE) | FBAC_OP_BIT(FBAC_OP_FILE_APPEND))
 
 /*
  * Pseudo file systems: their inodes come and go, or name "self". The
@@ -422,62 +458,6 @@ static uint64_t narrow_rights(const struct fbac_prule *pr)
 	if (pr->ops & FBAC_OP_BIT(FBAC_OP_FILE_WRITE))
 		acc |= FBAC_LL_FS_WRITE_FILE;
 	return acc;
-}
-
-/*
- * The carve-outs from reading below dir: denied read rules and protected
- * paths that do not allow reading. *simple is cleared when one of them is
- * a pattern the launcher cannot match entry by entry.
- */
-static int read_holes(struct fbac_policy *p, const char *dir, const char ***holes,
-		      size_t *n, bool *simple)
-{
-	const uint32_t bits = FBAC_OP_BIT(FBAC_OP_FILE_READ) |
-			      FBAC_OP_BIT(FBAC_OP_DIR_READ) |
-			      FBAC_OP_BIT(FBAC_OP_FILE_WRITE) |
-			      FBAC_OP_BIT(FBAC_OP_FILE_APPEND);
-	size_t cap = 0;
-	int r;
-
-	*holes = NULL;
-	*n = 0;
-	*simple = true;
-	for (size_t i = 0; i < p->n_prules; i++) {
-		const struct fbac_prule *d = &p->prules[i];
-		char pre[FBAC_MAX_PATH];
-
-		if (!d->deny || !(d->ops & bits))
-			continue;
-		snprintf(pre, sizeof(pre), "%.*s", d->plen, d->pattern);
-		/* A denial written above dir is never reached: the walk up
-		 * from a path below dir stops at dir's own rule first. */
-		if (!fbac_path_is_under(pre, dir))
-			continue;
-		if (!d->literal && !fbac_prule_is_tree(d) &&
-		    !last_component_glob(d->pattern, d->plen))
-			*simple = false;
-		r = fbac_arena_grow(p->arena, (void **)holes, &cap, *n + 1,
-				    sizeof(**holes));
-		if (r < 0)
-			return r;
-		(*holes)[(*n)++] = d->pattern;
-	}
-	for (size_t i = 0; i < p->n_protected; i++) {
-		const struct fbac_resolved_protected *pp = &p->protected[i];
-
-		if ((pp->allow & bits) == bits ||
-		    !fbac_path_is_under(pp->path, dir) || streq(pp->path, dir))
-			continue;
-		r = fbac_arena_grow(p->arena, (void **)holes, &cap, *n + 2,
-				    sizeof(**holes));
-		if (r < 0)
-			return r;
-		(*holes)[(*n)++] = pp->path;
-		(*holes)[*n] = fbac_arena_printf(p->arena, "%s/**", pp->path);
-		if (!(*holes)[(*n)++])
-			return -ENOMEM;
-	}
-	return 0;
 }
 
 static int add_narrow(struct fbac_policy *p, size_t *cap, const char *path,
@@ -526,7 +506,8 @@ static int narrow_plan(struct fbac_policy *p)
 		}
 		if (narrow_excluded(dir) || streq(dir, "/proc/self"))
 			continue;
-		if ((r = read_holes(p, dir, &holes, &n_holes, &simple)) < 0)
+		if ((r = holes_below(p, dir, NARROW_OPS, true, &holes, &n_holes,
+				     &simple)) < 0)
 			return r;
 		if (!simple)
 			continue;
@@ -570,16 +551,6 @@ static int narrow_plan(struct fbac_policy *p)
 	}
 	ll->n_narrow = o;
 	return 0;
-}
-
-/* Whether path[0..plen) is dir[0..dlen) or below it. */
-static bool prefix_under(const char *path, size_t plen, const char *dir,
-			 size_t dlen)
-{
-	if (dlen == 1 && dir[0] == '/')
-		return path[0] == '/';
-	return plen >= dlen && !memcmp(path, dir, dlen) &&
-	       (plen == dlen || path[dlen] == '/');
 }
 
 static int landlock_plan(struct fbac_policy *p)
