@@ -101,34 +101,43 @@ void landlock_missing(const struct fbac_stack *st, int abi, char *buf,
 			    "signal and abstract unix socket scoping (ABI 6)");
 }
 
+/* A rule on the object fd holds: a non-directory takes file rights only. */
+static int add_rule_fd(int ruleset, int fd, const struct stat *st,
+		       uint64_t access)
+{
+	struct ll_path_beneath_attr pb = { 0 };
+
+	if (!S_ISDIR(st->st_mode))
+		access &= LL_FILE_RIGHTS;
+	if (!access)
+		return 0;
+	pb.allowed_access = access;
+	pb.parent_fd = fd;
+	if (syscall(SYS_landlock_add_rule, ruleset, LL_RULE_PATH_BENEATH, &pb,
+		    0) < 0)
+		return -errno;
+	return 0;
+}
+
 static int add_path(int ruleset, const char *path, uint64_t access,
 		    uint64_t literal_only)
 {
-	struct ll_path_beneath_attr pb = { 0 };
 	struct stat st;
-	int fd, r = 0;
+	int fd, r;
 
 	fd = open(path, O_PATH | O_CLOEXEC);
 	if (fd < 0)
 		return errno == ENOENT || errno == ENOTDIR || errno == EACCES ?
 			       0 :
 			       -errno;
-	if (fstat(fd, &st) < 0) {
+	if (fstat(fd, &st) < 0)
 		r = -errno;
-		goto out;
-	}
-	if (!S_ISDIR(st.st_mode))
-		access &= LL_FILE_RIGHTS;
 	else
-		access &= ~(literal_only & FBAC_LL_FS_EXECUTE);
-	if (!access)
-		goto out;
-	pb.allowed_access = access;
-	pb.parent_fd = fd;
-	if (syscall(SYS_landlock_add_rule, ruleset, LL_RULE_PATH_BENEATH, &pb,
-		    0) < 0)
-		r = -errno;
-out:
+		r = add_rule_fd(ruleset, fd, &st,
+				S_ISDIR(st.st_mode) ?
+					access & ~(literal_only &
+						   FBAC_LL_FS_EXECUTE) :
+					access);
 	close(fd);
 	return r;
 }
@@ -151,7 +160,6 @@ static int add_port(int ruleset, uint64_t access, uint16_t port)
 static int add_grant(int ruleset, const struct landlock_grant *g,
 		     uint64_t handled)
 {
-	struct ll_path_beneath_attr pb = { 0 };
 	struct open_how how = { .flags = O_PATH | O_CLOEXEC | O_NOFOLLOW,
 				.resolve = RESOLVE_NO_SYMLINKS };
 	struct stat st;
@@ -160,16 +168,8 @@ static int add_grant(int ruleset, const struct landlock_grant *g,
 	fd = (int)syscall(SYS_openat2, AT_FDCWD, g->path, &how, sizeof(how));
 	if (fd < 0)
 		return 0; /* gone: nothing granted */
-	if (fstat(fd, &st) < 0 || st.st_dev != g->dev || st.st_ino != g->ino)
-		goto out;
-	pb.allowed_access = g->access & handled &
-			    (S_ISDIR(st.st_mode) ? ~0ULL : LL_FILE_RIGHTS);
-	pb.parent_fd = fd;
-	if (pb.allowed_access &&
-	    syscall(SYS_landlock_add_rule, ruleset, LL_RULE_PATH_BENEATH, &pb,
-		    0) < 0)
-		r = -errno;
-out:
+	if (fstat(fd, &st) == 0 && st.st_dev == g->dev && st.st_ino == g->ino)
+		r = add_rule_fd(ruleset, fd, &st, g->access & handled);
 	close(fd);
 	return r;
 }
