@@ -376,7 +376,7 @@ int supervise(struct sup *s, pid_t child, int *status)
 	sigset_t mask, wake;
 	pthread_t threads[MAX_RECEIVERS];
 	size_t n_threads = 0, want = receivers_wanted();
-	bool child_done = false, hangup = false;
+	bool child_done = false, hangup = false, exit_seen = false;
 	int r;
 
 	if (syscall(SYS_seccomp, SECCOMP_GET_NOTIF_SIZES, 0, &sizes) < 0)
@@ -421,11 +421,15 @@ int supervise(struct sup *s, pid_t child, int *status)
 	 */
 	while ((!child_done || !hangup) && !rc.err) {
 		struct pollfd pfd[4] = {
-			/* Only its hang-up: the receiver takes what arrives. */
-			{ s->listener, 0, 0 },
+			/* Only its hang-up: the receiver takes what arrives.
+			 * Once hung up it stays so: not asked again, or poll
+			 * would spin until the program is reaped. */
+			{ hangup ? -1 : s->listener, 0, 0 },
 			{ sfd, POLLIN, 0 },
-			/* Readable for good once the program exited. */
-			{ child_done ? -1 : pidfd, POLLIN, 0 },
+			/* Readable for good once the program exited, which
+			 * can be before it is a zombie we may reap: from
+			 * then on its SIGCHLD says when (no busy loop). */
+			{ exit_seen ? -1 : pidfd, POLLIN, 0 },
 			{ efd, POLLIN, 0 },
 		};
 
@@ -445,8 +449,11 @@ int supervise(struct sup *s, pid_t child, int *status)
 				if (si.ssi_signo != SIGCHLD && !child_done)
 					forward_signal(child, &si);
 		}
+		if (pfd[2].revents)
+			exit_seen = true;
 		if (pfd[1].revents || pfd[2].revents)
 			reap(child, status, &child_done);
+		exit_seen |= child_done;
 	}
 	/* The signal may land just before a receiver enters its wait:
 	 * knock until each has left. */
