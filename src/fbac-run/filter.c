@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <linux/seccomp.h>
+#include <pthread.h>
 #include <sched.h>
 #include <seccomp.h>
 #include <stdint.h>
@@ -95,19 +96,16 @@ static int rule(scmp_filter_ctx ctx, uint32_t action, const char *name)
 #endif
 
 /*
- * Load the filter ourselves rather than with seccomp_load(): libseccomp
- * 2.5 cannot ask for WAIT_KILLABLE_RECV. With it, once the supervisor
- * has received a call, only a fatal signal interrupts the program's wait,
- * so the answer we write into its memory (a stat buffer) can never land
- * after it has moved on and reused that memory.
+ * Export the program and load it ourselves rather than with
+ * seccomp_load(): libseccomp 2.5 cannot ask for WAIT_KILLABLE_RECV (see
+ * filter_install).
  */
-static int load_killable(scmp_filter_ctx ctx)
+static int export_prog(scmp_filter_ctx ctx, struct filter_prog *p)
 {
 	_cleanup_close_ int mfd = -1;
 	_cleanup_free_ struct sock_filter *insns = NULL;
-	struct sock_fprog prog;
 	struct stat st;
-	int r, fd;
+	int r;
 
 	mfd = (int)syscall(SYS_memfd_create, "fbac-filter", MFD_CLOEXEC);
 	if (mfd < 0)
@@ -124,8 +122,24 @@ static int load_killable(scmp_filter_ctx ctx)
 		return log_error(-ENOMEM, "out of memory");
 	if (pread(mfd, insns, (size_t)st.st_size, 0) != st.st_size)
 		return log_error(-EIO, "cannot read the exported seccomp filter");
-	prog.len = (unsigned short)(st.st_size / (off_t)sizeof(*insns));
-	prog.filter = insns;
+	p->len = (unsigned short)(st.st_size / (off_t)sizeof(*insns));
+	p->insns = TAKE_PTR(insns);
+	return 0;
+}
+
+/*
+ * With WAIT_KILLABLE_RECV, once the supervisor has received a call, only a
+ * fatal signal interrupts the program's wait, so the answer we write into
+ * its memory (a stat buffer) can never land after it has moved on and
+ * reused that memory.
+ */
+int filter_install(const struct filter_prog *p)
+{
+	struct sock_fprog prog = { .len = p->len, .filter = p->insns };
+	int fd;
+
+	if (!p->insns)
+		return -EINVAL;
 	fd = (int)syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER,
 			  SECCOMP_FILTER_FLAG_NEW_LISTENER |
 				  SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV,
@@ -133,12 +147,17 @@ static int load_killable(scmp_filter_ctx ctx)
 	if (fd < 0 && errno == EINVAL) /* before 5.19: interruptible waits */
 		fd = (int)syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER,
 				  SECCOMP_FILTER_FLAG_NEW_LISTENER, &prog);
-	if (fd < 0)
-		return log_error(-errno, "cannot load the seccomp filter: %m");
-	return fd;
+	return fd < 0 ? -errno : fd;
 }
 
-int filter_load(void)
+void filter_prog_free(struct filter_prog *p)
+{
+	free(p->insns);
+	p->insns = NULL;
+	p->len = 0;
+}
+
+int filter_build(struct filter_prog *p)
 {
 	_cleanup_(seccomp_releasep) scmp_filter_ctx ctx = NULL;
 	int r;
@@ -214,7 +233,43 @@ int filter_load(void)
 				  SCMP_A4(SCMP_CMP_NE, 0))) < 0)
 		return log_error(r, "cannot add the sendto rule: %s",
 				 strerror(-r));
-	return load_killable(ctx);
+	return export_prog(ctx, p);
+}
+
+
+static void *filter_job_main(void *arg)
+{
+	struct filter_job *j = arg;
+
+	j->err = filter_build(&j->prog);
+	return NULL;
+}
+
+void filter_job_start(struct filter_job *j)
+{
+	*j = (struct filter_job){ 0 };
+	/* No thread: build when waited for, on the caller's. */
+	j->started = pthread_create(&j->thread, NULL, filter_job_main, j) == 0;
+}
+
+int filter_job_wait(struct filter_job *j)
+{
+	if (j->started) {
+		pthread_join(j->thread, NULL);
+		j->started = false;
+	} else if (!j->prog.insns && !j->err) {
+		j->err = filter_build(&j->prog);
+	}
+	return j->err;
+}
+
+void filter_job_done(struct filter_job *j)
+{
+	if (j->started) {
+		pthread_join(j->thread, NULL);
+		j->started = false;
+	}
+	filter_prog_free(&j->prog);
 }
 
 const char *filter_syscall_name(int nr)

@@ -7,15 +7,49 @@
 #ifndef FBAC_RUN_FILTER_H
 #define FBAC_RUN_FILTER_H
 
+#include <pthread.h>
 #include <stdbool.h>
 
+struct sock_filter;
+
+/* A filter program, built but not loaded. */
+struct filter_prog {
+	struct sock_filter *insns; /* malloc'd */
+	unsigned short len;
+};
+
 /*
- * Build and load the filter on the calling thread.
- * Return: the notification listener fd, or -errno. Must be called after
- * no_new_privs; nothing after it may use a notified syscall before the
- * supervisor holds the listener.
+ * Build the filter with libseccomp. It depends on nothing the policy
+ * says, so it can be built on any thread while the profiles load.
+ * Return: 0 or -errno (logged).
  */
-int filter_load(void);
+int filter_build(struct filter_prog *p);
+void filter_prog_free(struct filter_prog *p);
+
+/*
+ * Load a built filter on the calling thread, by one seccomp(2) call (no
+ * allocation: fine in the child of a threaded parent).
+ * Return: the notification listener fd, or -errno (not logged). Must be
+ * called after no_new_privs; nothing after it may use a notified syscall
+ * before the supervisor holds the listener.
+ */
+int filter_install(const struct filter_prog *p);
+
+/*
+ * filter_build on a thread of its own: start it, then wait for it (which
+ * a scope-bound filter_job_done also does on every way out).
+ */
+struct filter_job {
+	struct filter_prog prog;
+	int err;
+	bool started;
+	pthread_t thread;
+};
+
+void filter_job_start(struct filter_job *j);
+/* Return: 0 with j->prog built, or -errno (logged by the builder). */
+int filter_job_wait(struct filter_job *j);
+void filter_job_done(struct filter_job *j);
 
 /* The name of a native syscall number (for messages), or "?". */
 const char *filter_syscall_name(int nr);

@@ -80,7 +80,7 @@ static void child(struct launch *l, pid_t parent, int syncw, int gor,
 	if (l->landlock &&
 	    (r = landlock_apply(l->stack, l->abi, false, l->extras)) < 0)
 		child_fail(errw, -r, 125);
-	listener = filter_load();
+	listener = filter_install(l->filter);
 	if (listener < 0)
 		child_fail(errw, -listener, 125);
 	/* From here on: no notified syscall until the parent has it. */

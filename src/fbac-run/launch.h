@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <sys/types.h>
 
+#include "filter.h"
 #include "landlock.h"
 #include "stack.h"
 
@@ -17,6 +18,7 @@ struct launch {
 	const struct landlock_extra *extras; /* one per stack entry */
 	int abi;	   /* Landlock ABI, 0: none */
 	bool landlock;	   /* add the program's own exact layers */
+	const struct filter_prog *filter; /* built, loaded by the child */
 	/* The signal state fbac-run started with, restored in the child. */
 	sigset_t saved_mask;
 	int saved_signals[3];

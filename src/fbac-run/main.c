@@ -237,6 +237,7 @@ static int run(struct options *o)
 	struct launch la = { .exec_err_fd = -1, .listener = -1 };
 	struct sup s = { .listener = -1, .root_fd = -1 };
 	struct landlock_extra extras[FBAC_MAX_LAYERS + 1];
+	_cleanup_(filter_job_done) struct filter_job filter = { 0 };
 	struct layers l;
 	char exe[PATH_MAX], missing[512];
 	int abi, r, status = 0, ret = EXIT_FBAC;
@@ -249,6 +250,10 @@ static int run(struct options *o)
 		log_error(r, "cannot run '%s': %m", o->command[0]);
 		return r == -ENOENT ? EXIT_NOT_FOUND : EXIT_CANNOT_EXEC;
 	}
+	/* The seccomp filter is the same for every policy: libseccomp builds
+	 * it on a second CPU while the profiles load. */
+	if (!o->check)
+		filter_job_start(&filter);
 	r = layers_load(&lo, &l);
 	if (!l.lib)
 		return EXIT_FBAC;
@@ -316,6 +321,10 @@ static int run(struct options *o)
 	}
 	/* Orphaned descendants come to us, so none escapes supervision. */
 	prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
+	/* Capabilities and Landlock bind one thread at a time: the builder
+	 * ends before ours go. */
+	if (filter_job_wait(&filter) < 0)
+		goto out;
 	/* What we do for the program, we do with no more authority than it
 	 * has: as root, no capability may lend it mknod or chown. */
 	if (drop_capabilities() < 0) {
@@ -360,6 +369,7 @@ static int run(struct options *o)
 	la.stack = &st;
 	la.abi = abi;
 	la.landlock = o->mode == MODE_ENFORCE;
+	la.filter = &filter.prog;
 	if (launch_start(&la) < 0)
 		goto out;
 	s.listener = la.listener;
