@@ -13,8 +13,15 @@
 #include "fbac-limits.h"
 #include "profile.h"
 
-int fbac_profile_load_file(struct fbac_library *lib, const char *path,
-			   struct fbac_diag *diag)
+/* A file that cannot be parsed is a result too: loading it reports why. */
+static int parse_failed(struct fbac_parsed *out, int err)
+{
+	out->err = err;
+	return 0;
+}
+
+int fbac_profile_parse_file(struct fbac_arena *arena, const char *path,
+			    struct fbac_parsed *out)
 {
 	_cleanup_close_ int fd = -1;
 	_cleanup_free_ char *buf = NULL;
@@ -22,19 +29,27 @@ int fbac_profile_load_file(struct fbac_library *lib, const char *path,
 	struct stat st;
 	size_t got = 0;
 
+	*out = (struct fbac_parsed){ 0 };
+	out->name = fbac_arena_strdup(arena, path);
+	if (!out->name)
+		return -ENOMEM;
+	m.file = out->name;
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
 	if (fd < 0)
-		return fbac_diag_at(diag, &m, -errno, "cannot open: %s",
-				    strerror(errno));
+		return parse_failed(out, fbac_diag_at(&out->diag, &m, -errno,
+						"cannot open: %s",
+						strerror(errno)));
 	if (fstat(fd, &st) < 0)
-		return fbac_diag_at(diag, &m, -errno, "cannot stat: %s",
-				    strerror(errno));
+		return parse_failed(out, fbac_diag_at(&out->diag, &m, -errno,
+						"cannot stat: %s",
+						strerror(errno)));
 	if (!S_ISREG(st.st_mode))
-		return fbac_diag_at(diag, &m, -EINVAL, "not a regular file");
+		return parse_failed(out, fbac_diag_at(&out->diag, &m, -EINVAL,
+						"not a regular file"));
 	if (st.st_size > FBAC_MAX_FILE_SIZE)
-		return fbac_diag_at(diag, &m, -E2BIG,
-				    "file larger than %d bytes",
-				    FBAC_MAX_FILE_SIZE);
+		return parse_failed(out, fbac_diag_at(&out->diag, &m, -E2BIG,
+						"file larger than %d bytes",
+						FBAC_MAX_FILE_SIZE));
 	buf = malloc((size_t)st.st_size + 1);
 	if (!buf)
 		return -ENOMEM;
@@ -45,16 +60,31 @@ int fbac_profile_load_file(struct fbac_library *lib, const char *path,
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0)
-			return fbac_diag_at(diag, &m, -errno,
-					    "cannot read: %s", strerror(errno));
+			return parse_failed(out, fbac_diag_at(&out->diag, &m, -errno,
+							"cannot read: %s",
+							strerror(errno)));
 		if (n == 0)
 			break;
 		got += (size_t)n;
 		if (got > (size_t)st.st_size)
-			return fbac_diag_at(diag, &m, -EAGAIN,
-					    "file changed while being read");
+			return parse_failed(out, fbac_diag_at(&out->diag, &m, -EAGAIN,
+							"file changed while being read"));
 	}
-	return fbac_profile_load_buffer(lib, path, buf, got, diag);
+	return fbac_profile_parse_buffer(arena, path, buf, got, out);
+}
+
+int fbac_profile_load_file(struct fbac_library *lib, const char *path,
+			   struct fbac_diag *diag)
+{
+	struct fbac_parsed p;
+	int r;
+
+	if (lib->linked)
+		return -EBUSY;
+	r = fbac_profile_parse_file(lib->arena, path, &p);
+	if (r < 0)
+		return r;
+	return fbac_profile_load_parsed(lib, &p, diag);
 }
 
 static int cmp_func(const void *a, const void *b)

@@ -826,10 +826,20 @@ struct fbac_library *fbac_library_new(void)
 struct fbac_library *fbac_library_free(struct fbac_library *lib)
 {
 	if (lib) {
+		for (size_t i = 0; i < lib->n_adopted; i++)
+			fbac_arena_free(lib->adopted[i]);
 		fbac_arena_free(lib->arena);
 		free(lib);
 	}
 	return NULL;
+}
+
+int fbac_library_adopt(struct fbac_library *lib, struct fbac_arena *arena)
+{
+	if (lib->n_adopted >= FBAC_MAX_LOAD_THREADS)
+		return -E2BIG;
+	lib->adopted[lib->n_adopted++] = arena;
+	return 0;
 }
 
 int fbac_library_add_layer(struct fbac_library *lib, enum fbac_layer_kind kind,
@@ -885,20 +895,35 @@ static int commit(struct fbac_library *lib, struct pending *p)
 	return 0;
 }
 
-int fbac_profile_load_buffer(struct fbac_library *lib, const char *name,
-			     const char *buf, size_t len,
+int fbac_profile_parse_buffer(struct fbac_arena *arena, const char *name,
+			      const char *buf, size_t len,
+			      struct fbac_parsed *out)
+{
+	int r;
+
+	*out = (struct fbac_parsed){ 0 };
+	out->name = fbac_arena_strdup(arena, name);
+	if (!out->name)
+		return -ENOMEM;
+	r = fbac_yaml_parse(arena, out->name, buf, len, &out->docs,
+			    &out->n_docs, &out->diag);
+	if (r == -ENOMEM)
+		return r;
+	out->err = r;
+	return 0;
+}
+
+int fbac_profile_load_parsed(struct fbac_library *lib,
+			     const struct fbac_parsed *p,
 			     struct fbac_diag *diag)
 {
 	struct loader ld = { .lib = lib, .arena = lib->arena, .diag = diag };
-	struct fbac_ydoc *docs = NULL;
-	size_t n_docs = 0;
-	const char *file;
 	int r;
 
 	if (lib->linked)
 		return -EBUSY;
 	if (lib->n_files >= FBAC_MAX_FILES) {
-		struct fbac_mark m = { name, 0, 0 };
+		struct fbac_mark m = { p->name, 0, 0 };
 		return fbac_diag_at(diag, &m, -E2BIG,
 				    "more than %d profile files",
 				    FBAC_MAX_FILES);
@@ -908,21 +933,35 @@ int fbac_profile_load_buffer(struct fbac_library *lib, const char *name,
 					NULL)) < 0)
 		return r;
 	ld.layer = lib->n_layers - 1;
-	file = fbac_arena_strdup(lib->arena, name);
-	if (!file)
-		return -ENOMEM;
-	r = fbac_yaml_parse(lib->arena, file, buf, len, &docs, &n_docs, diag);
-	if (r < 0)
-		return r;
-	for (size_t i = 0; i < n_docs; i++)
-		if ((r = parse_document(&ld, &docs[i])) < 0)
+	if (p->err < 0) {
+		if (diag)
+			*diag = p->diag;
+		return p->err;
+	}
+	for (size_t i = 0; i < p->n_docs; i++)
+		if ((r = parse_document(&ld, &p->docs[i])) < 0)
 			return r;
 	r = commit(lib, &ld.p);
 	if (r == -E2BIG) {
-		struct fbac_mark m = { file, 0, 0 };
+		struct fbac_mark m = { p->name, 0, 0 };
 		return fbac_diag_at(diag, &m, r,
 				    "more than %d functionalities or applications",
 				    FBAC_MAX_FUNCTIONALITIES);
 	}
 	return r;
+}
+
+int fbac_profile_load_buffer(struct fbac_library *lib, const char *name,
+			     const char *buf, size_t len,
+			     struct fbac_diag *diag)
+{
+	struct fbac_parsed p;
+	int r;
+
+	if (lib->linked)
+		return -EBUSY;
+	r = fbac_profile_parse_buffer(lib->arena, name, buf, len, &p);
+	if (r < 0)
+		return r;
+	return fbac_profile_load_parsed(lib, &p, diag);
 }

@@ -135,6 +135,9 @@ struct fbac_library {
 	size_t n_protected, cap_protected;
 	size_t n_files;
 	bool linked;
+	/* Arenas files were parsed into elsewhere (fbac_library_adopt). */
+	struct fbac_arena *adopted[FBAC_MAX_LOAD_THREADS];
+	size_t n_adopted;
 };
 
 struct fbac_library *fbac_library_new(void);
@@ -160,6 +163,43 @@ int fbac_profile_load_buffer(struct fbac_library *lib, const char *name,
 /* Read and load one file (a regular file of at most FBAC_MAX_FILE_SIZE). */
 int fbac_profile_load_file(struct fbac_library *lib, const char *path,
 			   struct fbac_diag *diag);
+
+/*
+ * Loading in two steps, so that files can be parsed side by side: a file
+ * read and parsed as YAML into an arena of its own (any thread; one arena
+ * per thread), then added to a library in the order of the layers.
+ * A file that cannot be read or parsed is a result too (err and diag):
+ * adding it reports the failure where loading it in one step would.
+ */
+struct fbac_parsed {
+	const char *name;
+	struct fbac_ydoc *docs;
+	size_t n_docs;
+	int err; /* 0, or -errno with diag set */
+	struct fbac_diag diag;
+};
+
+/* Return: 0 (out->err tells whether it parsed), or -ENOMEM. */
+int fbac_profile_parse_file(struct fbac_arena *arena, const char *path,
+			    struct fbac_parsed *out);
+int fbac_profile_parse_buffer(struct fbac_arena *arena, const char *name,
+			      const char *buf, size_t len,
+			      struct fbac_parsed *out);
+
+/*
+ * Add a parsed file to the current layer, as fbac_profile_load_buffer. The
+ * library keeps pointers into the arena p was parsed into: it must be the
+ * library's own or adopted by it. Return: as fbac_profile_load_buffer.
+ */
+int fbac_profile_load_parsed(struct fbac_library *lib,
+			     const struct fbac_parsed *p,
+			     struct fbac_diag *diag);
+
+/*
+ * The library takes arena (freed with it). Return: 0, or -E2BIG beyond
+ * FBAC_MAX_LOAD_THREADS arenas (the caller keeps it then).
+ */
+int fbac_library_adopt(struct fbac_library *lib, struct fbac_arena *arena);
 
 /*
  * Sort, refuse duplicate functionality names and duplicate application

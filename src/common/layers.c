@@ -66,12 +66,16 @@ static int check_trusted(struct layers *l, const char *path)
 
 static int load_file(struct layers *l, const char *path, bool trusted)
 {
+	const struct fbac_parsed *parsed;
 	struct fbac_diag d = { 0 };
 	int r;
 
 	if (trusted && (r = check_trusted(l, path)) < 0)
 		return r == -ENOMEM ? r : 0; /* reported and counted */
-	r = fbac_profile_load_file(l->lib, path, &d);
+	/* Parsed ahead unless it is the administrator's (checked first). */
+	parsed = trusted ? NULL : prefetch_get(l->prefetch, path);
+	r = parsed ? fbac_profile_load_parsed(l->lib, parsed, &d) :
+		     fbac_profile_load_file(l->lib, path, &d);
 	if (r == -ENOMEM)
 		return r;
 	if (r < 0)
@@ -267,8 +271,11 @@ int layers_load(const struct layers_options *o, struct layers *out)
 	 * root's); it never replaces the system's, so the caller's
 	 * environment cannot remove the mandatory layer.
 	 */
-	if ((r = load_layer(&l, FBAC_LAYER_LIBRARY, "library",
-			    datadir && *datadir ? datadir : FBAC_DATADIR,
+	if (!datadir || !*datadir)
+		datadir = FBAC_DATADIR;
+	if ((r = prefetch_dir(l.lib, datadir, &l.prefetch)) < 0)
+		goto fail;
+	if ((r = load_layer(&l, FBAC_LAYER_LIBRARY, "library", datadir,
 			    true)) < 0 ||
 	    (r = load_layer(&l, FBAC_LAYER_ADMIN, "admin", sysadmin, false)) <
 		    0 ||
@@ -288,6 +295,7 @@ int layers_load(const struct layers_options *o, struct layers *out)
 				    o->check_paths[i], true)) < 0)
 			goto fail;
 	}
+	l.prefetch = prefetch_free(l.prefetch);
 	r = fbac_library_link(l.lib, &d);
 	if (r == -ENOMEM)
 		goto fail;
@@ -303,6 +311,7 @@ fail:
 
 void layers_free(struct layers *l)
 {
+	l->prefetch = prefetch_free(l->prefetch);
 	l->lib = fbac_library_free(l->lib);
 	l->arena = fbac_arena_free(l->arena);
 }

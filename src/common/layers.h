@@ -10,6 +10,7 @@
 #include <stdbool.h>
 
 #include "env.h"
+#include "prefetch.h"
 #include "profile.h"
 
 struct layers_options {
@@ -27,6 +28,7 @@ struct layers {
 	struct fbac_env env, trusted_env;
 	unsigned errors; /* problems reported while loading */
 	size_t files;
+	struct prefetch *prefetch; /* the library layer, parsed ahead */
 };
 
 /*

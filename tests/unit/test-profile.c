@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "fbac-limits.h"
 #include "profile.h"
@@ -773,6 +774,66 @@ static void test_diamond(void)
 	free(text);
 }
 
+/* Loading in two steps (parsed side by side, added in order) gives what
+ * one step gives, errors included, and the library owns the arenas. */
+static void test_parsed(void)
+{
+	struct fbac_library *lib = fbac_library_new();
+	struct fbac_arena *a = fbac_arena_new(), *b = fbac_arena_new();
+	struct fbac_parsed p, bad, missing;
+	char path[] = "/tmp/fbac-unit-XXXXXX";
+	int fd;
+
+	is_int(fbac_profile_parse_buffer(a, "base.yaml", base_text,
+					 strlen(base_text), &p),
+	       0, "a text parses into an arena of its own");
+	is_int(p.err, 0, "without error");
+	is_int((long long)p.n_docs, 2, "both documents");
+	is_int(fbac_profile_parse_buffer(b, "bad.yaml", "a: [1,\n", 7, &bad),
+	       0, "a broken text is a result too");
+	ok(bad.err < 0, "that carries its error");
+	is_int(fbac_library_adopt(lib, a), 0, "the library adopts one arena");
+	is_int(fbac_library_adopt(lib, b), 0, "and another");
+	is_int(fbac_profile_load_parsed(lib, &p, &d), 0,
+	       "the parsed file is added");
+	is_int(lib->n_funcs, 2, "with its functionalities");
+	is_int(lib->n_files, 1, "and counted");
+	is_int(fbac_profile_load_parsed(lib, &bad, &d), bad.err,
+	       "adding the broken one fails as loading it would");
+	is_diag(&d, "bad.yaml", 2, 1, "", "and says where");
+	is_int(lib->n_files, 1, "it is not counted");
+
+	fd = mkstemp(path);
+	ok(fd >= 0, "a scratch file");
+	if (fd >= 0) {
+		(void)!write(fd, http_text, strlen(http_text));
+		close(fd);
+		is_int(fbac_profile_parse_file(lib->arena, path, &p), 0,
+		       "a file parses");
+		is_int(p.err, 0, "without error");
+		is_int(fbac_profile_load_parsed(lib, &p, &d), 0, "and is added");
+		is_int(lib->n_funcs, 3, "with its functionality");
+		unlink(path);
+	}
+	is_int(fbac_profile_parse_file(lib->arena, path, &missing), 0,
+	       "a missing file is a result too");
+	is_int(missing.err, -ENOENT, "ENOENT");
+	is_int(fbac_profile_load_parsed(lib, &missing, &d), -ENOENT,
+	       "adding it fails");
+	is_diag(&d, path, 0, 0, "cannot open", "naming the file");
+	is_int(fbac_library_link(lib, &d), 0, "the library links");
+	ok(fbac_library_find(lib, "HTTP_Client") != NULL, "and finds");
+	is_int(fbac_profile_load_parsed(lib, &p, &d), -EBUSY,
+	       "nothing is added after linking");
+	for (int i = 2; i < FBAC_MAX_LOAD_THREADS; i++)
+		fbac_library_adopt(lib, fbac_arena_new());
+	a = fbac_arena_new();
+	is_int(fbac_library_adopt(lib, a), -E2BIG,
+	       "no more arenas than loading threads");
+	fbac_arena_free(a);
+	fbac_library_free(lib);
+}
+
 int main(void)
 {
 	plan_no_plan();
@@ -788,5 +849,6 @@ int main(void)
 	test_duplicates();
 	test_checks();
 	test_diamond();
+	test_parsed();
 	return done_testing();
 }
