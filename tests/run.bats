@@ -754,6 +754,21 @@ content() {
 		show_run
 		fail "signal state differs from outside the sandbox:"$'\n'"$outside"
 	}
+	# What the caller ignores stays ignored, even the C library's own
+	# signals (which fbac-run's threads take over), and nothing else is.
+	outside=$("$PROGS/ignore-exec" 1 12 32 33 -- grep -E '^SigIgn:' /proc/self/status)
+	[[ $outside =~ ^SigIgn:[[:space:]]+([0-9a-f]+)$ ]] ||
+		fail "no SigIgn line: $outside"
+	(( (16#${BASH_REMATCH[1]} & 0x180000801) == 0x180000801 )) ||
+		fail "ignore-exec did not ignore signals 1, 12, 32 and 33: $outside"
+	sandbox_cmd -- grep -E '^SigIgn:' /proc/self/status
+	[[ ${SANDBOX[0]} == "$FBAC_RUN" ]] || fail "not confined: ${SANDBOX[*]}"
+	run --separate-stderr "$PROGS/ignore-exec" 1 12 32 33 -- "${SANDBOX[@]}"
+	expect_status 0
+	[[ $output == "$outside" ]] || {
+		show_run
+		fail "ignored signals differ from outside the sandbox:"$'\n'"$outside"
+	}
 }
 
 @test "signals: SIGTERM to fbac-run reaches the program; fbac-run exits 143 promptly" {
@@ -1454,4 +1469,29 @@ os.waitpid(pid, 0)
 print(os.read(master, 100).decode().strip())" </dev/null
 	expect_status 0
 	[[ $output == "ctty ok" ]] || fail "output: $output; stderr: $stderr"
+}
+
+# One receiver while calls come one at a time (every waiting receiver is
+# woken for each call); one more per CPU, up to four, once calls overlap.
+@test "-v: one receiver for one call at a time, more once calls overlap" {
+	local cpus want
+	cpus=$(nproc)
+	want=$((cpus < 2 ? 1 : cpus > 4 ? 4 : cpus))
+	mkdir -p "$T/pub/many"
+	"$PROGS/load-threads" -w "$T/pub/many" 20
+	run --separate-stderr sandbox -v Read="$T/pub" -- \
+		"$PROGS/load-threads" "$T/pub/many" 20 1 20
+	[[ $status -eq 0 ]] || fail "one thread: status $status; $output; $stderr"
+	[[ $stderr == *"of them continued in the kernel, by 1 receiver"$'\n'* ]] ||
+		fail "a single-threaded program got more than one receiver: $stderr"
+	run --separate-stderr sandbox -v Read="$T/pub" -- \
+		"$PROGS/load-threads" "$T/pub/many" 20 50 5
+	[[ $status -eq 0 ]] || fail "50 threads: status $status; $output; $stderr"
+	[[ $output == *"ok=50 bad=0"* ]] || fail "50 threads: $output"
+	if ((want == 1)); then
+		[[ $stderr == *"by 1 receiver"$'\n'* ]] || fail "one CPU: $stderr"
+	else
+		[[ $stderr == *"by $want receivers"$'\n'* ]] ||
+			fail "overlapping calls did not start $want receivers: $stderr"
+	fi
 }

@@ -181,8 +181,9 @@ void events_summary(struct sup *s)
 			suppressed);
 	if (s->verbosity > 0) {
 		fprintf(stderr,
-			"fbac: %lu calls decided by the supervisor, %lu of them continued in the kernel\n",
-			s->notifications, s->continued);
+			"fbac: %lu calls decided by the supervisor, %lu of them continued in the kernel, by %zu receiver%s\n",
+			s->notifications, s->continued, s->receivers,
+			s->receivers == 1 ? "" : "s");
 		print_peak_rss();
 	}
 	for (size_t i = 0; i < n_remembered; i++)

@@ -13,6 +13,7 @@
 #include <linux/close_range.h>
 #include <signal.h>
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
 #include <sys/capability.h>
 #include <sys/prctl.h>
@@ -25,6 +26,28 @@
 #include "output.h"
 
 extern char **environ;
+
+/* The kernel's struct sigaction (x86-64 layout, no restorer needed to
+ * set SIG_IGN or SIG_DFL). */
+struct kernel_sigaction {
+	void (*handler)(int);
+	unsigned long flags;
+	void (*restorer)(void);
+	uint64_t mask;
+};
+
+void launch_save_signals(struct launch *l)
+{
+	l->saved_ignored = 0;
+	for (int sig = 1; sig <= 64; sig++) {
+		struct kernel_sigaction ka = { 0 };
+
+		if (syscall(SYS_rt_sigaction, sig, NULL, &ka, 8) == 0 &&
+		    ka.handler == SIG_IGN)
+			l->saved_ignored |= 1ULL << (sig - 1);
+	}
+	sigprocmask(SIG_BLOCK, NULL, &l->saved_mask);
+}
 
 static void child_fail(int errpipe, int err, int status)
 {
@@ -63,11 +86,19 @@ static void child(struct launch *l, pid_t parent, int syncw, int gor,
 	if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != parent)
 		_exit(125);
 	/* The program gets the signal state fbac-run was started with, not
-	 * the one the supervisor set up for itself. */
-	for (size_t i = 0; i < ARRAY_SIZE(l->saved_actions); i++)
-		if (sigaction(l->saved_signals[i], &l->saved_actions[i], NULL) <
-		    0)
+	 * the one the supervisor and the C library set up for themselves.
+	 * The raw call: glibc's sigaction refuses its own signals. */
+	for (int sig = 1; sig <= 64; sig++) {
+		struct kernel_sigaction ka = {
+			.handler = (l->saved_ignored >> (sig - 1)) & 1 ? SIG_IGN :
+									   SIG_DFL,
+		};
+
+		if (sig == SIGKILL || sig == SIGSTOP)
+			continue;
+		if (syscall(SYS_rt_sigaction, sig, &ka, NULL, 8) < 0)
 			child_fail(errw, errno, 125);
+	}
 	if (sigprocmask(SIG_SETMASK, &l->saved_mask, NULL) < 0)
 		child_fail(errw, errno, 125);
 	/* Nothing inherited beyond stdio may reach the program. */

@@ -5,6 +5,7 @@
 
 #include <signal.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 #include "filter.h"
@@ -19,10 +20,11 @@ struct launch {
 	int abi;	   /* Landlock ABI, 0: none */
 	bool landlock;	   /* add the program's own exact layers */
 	const struct filter_prog *filter; /* built, loaded by the child */
-	/* The signal state fbac-run started with, restored in the child. */
+	/* The signal state fbac-run started with, restored in the child:
+	 * the mask, and which signals were ignored (bit n-1 for signal n;
+	 * the rest start with their default action, as after any exec). */
 	sigset_t saved_mask;
-	int saved_signals[3];
-	struct sigaction saved_actions[3];
+	uint64_t saved_ignored;
 	/* out */
 	pid_t pid;
 	int listener;
@@ -32,6 +34,13 @@ struct launch {
 /* Drop every capability, for good (bounding and ambient sets too).
  * Return: 0 or -errno. */
 int drop_capabilities(void);
+
+/*
+ * Record the signal state the program is to start with. Called first
+ * thing: the C library changes the disposition of its own signals
+ * (SIGCANCEL, SIGSETXID) when we start a thread, and we ignore some.
+ */
+void launch_save_signals(struct launch *l);
 
 /* Fork the child and take its listener. Return: 0 or -errno (logged). */
 int launch_start(struct launch *l);

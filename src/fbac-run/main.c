@@ -250,6 +250,7 @@ static int run(struct options *o)
 		log_error(r, "cannot run '%s': %m", o->command[0]);
 		return r == -ENOENT ? EXIT_NOT_FOUND : EXIT_CANNOT_EXEC;
 	}
+	launch_save_signals(&la);
 	/* The seccomp filter is the same for every policy: libseccomp builds
 	 * it on a second CPU while the profiles load. */
 	if (!o->check)
@@ -331,12 +332,6 @@ static int run(struct options *o)
 		log_error(-errno, "cannot drop capabilities: %m");
 		goto out;
 	}
-	la.saved_signals[0] = SIGINT;
-	la.saved_signals[1] = SIGQUIT;
-	la.saved_signals[2] = SIGPIPE;
-	for (int i = 0; i < 3; i++)
-		sigaction(la.saved_signals[i], NULL, &la.saved_actions[i]);
-	sigprocmask(SIG_BLOCK, NULL, &la.saved_mask);
 	{
 		sigset_t mask;
 

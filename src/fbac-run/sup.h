@@ -54,6 +54,7 @@ struct sup {
 	unsigned long denials, printed;
 	/* Counted by the receiver thread alone. */
 	unsigned long notifications, continued;
+	size_t receivers; /* receive threads started (for -v) */
 	size_t notif_size, resp_size;
 };
 
