@@ -66,7 +66,7 @@ opens() {
 
 # continued STDERR: the number of calls that continued in the kernel.
 continued() {
-	sed -n 's/.* \([0-9]*\) of them continued in the kernel$/\1/p' <<<"$1"
+	sed -n 's/.* \([0-9]*\) of them continued in the kernel, by .*/\1/p' <<<"$1"
 }
 
 # sizeless TEXT: the lines with the byte counts of /proc files left out.
