@@ -27,12 +27,19 @@
 # something, because such a figure measures something else than the
 # workload.
 #
+# Then the user-notification floor (bench-notify-floor), and for each
+# workload what the supervisor did (fbac-run -v: calls decided, continued,
+# receivers, peak resident size) with the bound the floor alone sets: the
+# native time plus one bare answer per decided call.
+#
 # Workloads (all run with the working directory in a scratch tree $WORK):
 #   open/stat   tests/progs/bench-openstat: BENCH_N (20000) open+close, then
 #               BENCH_N stat, of files in $WORK and /etc/passwd; also prints
 #               its own microseconds per operation (second table)
 #   compile     gcc -O2 -c of four files of lib/ (copied to $WORK)
-#   find        find /usr/share -xdev
+#   make-j2     make -j2 of a copy of lib/
+#   git-status  git status --porcelain in a repository of 5000 files
+#   find        find /usr -xdev
 #   tar         tar -cf /dev/null /usr/include
 #   python      /usr/bin/python3 -c 'import email, json, http.client'
 #   startup     /bin/true (what launching costs)
@@ -418,24 +425,40 @@ fi
 # The round-trip floor of user notification on this machine, next to
 # what fbac-run's supervisor takes per call.
 FLOOR=$BUILD/bench/bench-notify-floor
+ANSWER_US=
 if [[ -x $FLOOR ]]; then
 	echo
 	echo "user-notification floor (bench-notify-floor, microseconds per call):"
-	"$FLOOR" "$N" | sed 's/^/  /'
+	"$FLOOR" "$N" >"$WORK/floor.out"
+	sed 's/^/  /' "$WORK/floor.out"
+	ANSWER_US=$(sed -n 's/^answer_us=\([0-9.]*\).*/\1/p' "$WORK/floor.out")
 	echo "  (answer: a stat-like reply; inject: an ADDFD reply, as an open the"
 	echo "   supervisor makes; a continued open costs an answer)"
 fi
 
-# The supervisor's peak resident size (fbac-run -v prints it at exit).
+# What the supervisor did for each workload (fbac-run -v prints it at
+# exit): calls decided, of which continued in the kernel, receivers, peak
+# resident size; and the bound that the floor alone sets: the native time
+# plus one bare answer per call, as a ratio to native. No supervisor that
+# decides these calls can beat it; only keeping them in the kernel can.
 echo
-echo "supervisor peak resident size (fbac-run -v, one run each):"
+echo "supervisor per workload (fbac-run -v, one run each):"
+printf '  %-10s %8s %9s %9s %8s  %s\n' workload calls continued receivers "RSS kB" \
+	"floor bound (native + calls x ${ANSWER_US:-?} us)"
 for i in "${!W_NAMES[@]}"; do
 	name=${W_NAMES[$i]}
 	split "$(cmdline fbac-run "$i")"
 	# -q stays: -v only adds the summary lines.
-	rss=$("${CMD[@]/#-q/-v}" 2>&1 >/dev/null </dev/null |
-		sed -n 's/.*supervisor peak resident size \([0-9]* kB\).*/\1/p' | tail -n 1)
-	printf '  %-10s %s\n' "$name" "${rss:-?}"
+	"${CMD[@]/#-q/-v}" 2>"$WORK/v.err" >/dev/null </dev/null || true
+	read -r calls cont recv < <(sed -n 's/.*fbac: \([0-9]*\) calls decided by the supervisor, \([0-9]*\) of them continued in the kernel, by \([0-9]*\) receiver.*/\1 \2 \3/p' "$WORK/v.err" | tail -n 1)
+	rss=$(sed -n 's/.*supervisor peak resident size \([0-9]*\) kB.*/\1/p' "$WORK/v.err" | tail -n 1)
+	bound="?"
+	if [[ -n ${calls:-} && -n $ANSWER_US && -n ${MEDIAN[$name,native]:-} ]]; then
+		bound=$(awk -v n="${MEDIAN[$name,native]}" -v c="$calls" -v a="$ANSWER_US" \
+			'BEGIN { b = n + c * a / 1000; printf "%.1f ms (x%.2f)", b, b / n }')
+	fi
+	printf '  %-10s %8s %9s %9s %8s  %s\n' "$name" "${calls:-?}" "${cont:-?}" \
+		"${recv:-?}" "${rss:-?}" "$bound"
 done
 echo
 echo "fbac-run policies:"
