@@ -10,6 +10,7 @@
 #define FBAC_MAX_FILE_SIZE (1024 * 1024) /* bytes in one profile file */
 #define FBAC_MAX_FILES 4096		 /* profile files in all layers */
 #define FBAC_MAX_LOAD_THREADS 4		 /* threads parsing profiles at once */
+#define FBAC_MAX_SANDBOX_SCAN 8192	 /* processes searched for a pty master */
 #define FBAC_MAX_DIR_DEPTH 8		 /* sub-directory depth of a layer */
 #define FBAC_MAX_YAML_DEPTH 32		 /* nesting of YAML collections */
 #define FBAC_MAX_YAML_NODES 200000	 /* nodes parsed from one file */

@@ -1471,6 +1471,58 @@ print(os.read(master, 100).decode().strip())" </dev/null
 	[[ $output == "ctty ok" ]] || fail "output: $output; stderr: $stderr"
 }
 
+# /dev/pts/** in a policy means the terminals the sandbox makes; the
+# user's other terminals, reached by number, would give away what is typed
+# there (a password) and let the program write to their screen.
+@test "another session's terminal is refused by number; the sandbox's own ptys work" {
+	# A terminal made outside, its master held by a process outside.
+	local fifo=$BATS_TEST_TMPDIR/pts holder other
+	mkfifo "$fifo"
+	"$PY" -c "
+import os, sys, time
+master, slave = os.openpty()
+print(os.ttyname(slave), flush=True)
+time.sleep(60)" >"$fifo" 3>&- &
+	holder=$!
+	track "$holder"
+	read -r other <"$fifo"
+	[[ $other == /dev/pts/* && -c $other ]] || fail "no outside terminal: $other"
+	run --separate-stderr sandbox --as=Test_Terminal -- "$SYS_PY" -I -S -c "
+import os, sys
+for how, flags in (('read', os.O_RDONLY), ('write', os.O_WRONLY), ('both', os.O_RDWR)):
+    try:
+        os.close(os.open(sys.argv[1], flags | os.O_NOCTTY)); print(how, 'opened')
+    except PermissionError:
+        print(how, 'refused')
+# Its own: made here, opened by name here and in a child.
+master, slave = os.openpty()
+name = os.ttyname(slave)
+fd = os.open(name, os.O_RDWR | os.O_NOCTTY)
+os.write(fd, b'own\n')
+pid = os.fork()
+if pid == 0:
+    os.close(master)
+    c = os.open(name, os.O_WRONLY | os.O_NOCTTY)
+    os.write(c, b'child\n')
+    os._exit(0)
+os.waitpid(pid, 0)
+print(os.read(master, 100).decode().split())" "$other" </dev/null
+	expect_status 0
+	[[ $output == $'read refused\nwrite refused\nboth refused\n[\'own\', \'child\']' ]] ||
+		fail "output: $output; stderr: $stderr"
+	err_has "fbac: denied file_read '$other' for python3"
+	err_has "a terminal of another session (no process of the sandbox holds its master)"
+	grep -q "\"object\": \"$other\", \"decision\": \"deny\", \"reason\": \"a terminal of another session" "$LOG" ||
+		fail "no event for $other: $(cat "$LOG")"
+	# In complain mode it is logged and allowed.
+	run --separate-stderr sandbox --mode=complain --as=Test_Terminal -- \
+		"$SYS_PY" -I -S -c "import os, sys; os.close(os.open(sys.argv[1], os.O_RDONLY | os.O_NOCTTY)); print('opened')" "$other"
+	expect_status 0
+	[[ $output == opened ]] || fail "complain: $output; $stderr"
+	err_has "fbac: would deny file_read '$other'"
+	kill "$holder" 2>/dev/null || true
+}
+
 # One receiver while calls come one at a time (every waiting receiver is
 # woken for each call); one more per CPU, up to four, once calls overlap.
 @test "-v: one receiver for one call at a time, more once calls overlap" {

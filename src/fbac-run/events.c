@@ -92,7 +92,7 @@ static void human_line(struct call *c, const struct fbac_query *q,
 static void event_log_locked(struct call *c, const struct fbac_query *q,
 			     bool allowed,
 			     const struct fbac_stack_entry *denier,
-			     const struct fbac_verdict *v)
+			     const struct fbac_verdict *v, const char *reason)
 {
 	struct sup *s = c->s;
 	char object[FBAC_MAX_PATH + 32], exe[FBAC_MAX_PATH], key[FBAC_MAX_PATH + 64];
@@ -105,8 +105,19 @@ static void event_log_locked(struct call *c, const struct fbac_query *q,
 		snprintf(key, sizeof(key), "%d %s", (int)q->op, object);
 		if (s->verbosity >= 0 && !seen_before(key)) {
 			if (s->printed < MAX_LINES) {
+				const char *base = strrchr(exe, '/');
+
 				s->printed++;
-				human_line(c, q, object, exe, denier);
+				if (reason)
+					fprintf(stderr, "fbac: %s %s '%s' for %s[%d]: %s\n",
+						s->mode == MODE_ENFORCE ?
+							"denied" :
+							"would deny",
+						fbac_op_info(q->op)->name, object,
+						base ? base + 1 : exe, (int)c->tid,
+						reason);
+				else
+					human_line(c, q, object, exe, denier);
 			} else {
 				suppressed++;
 			}
@@ -144,6 +155,10 @@ static void event_log_locked(struct call *c, const struct fbac_query *q,
 		fprintf(s->log, ", \"protected\": ");
 		json_string(s->log, v->protected->path);
 	}
+	if (reason) {
+		fprintf(s->log, ", \"reason\": ");
+		json_string(s->log, reason);
+	}
 	fputs("}\n", s->log);
 	fflush(s->log);
 }
@@ -170,8 +185,20 @@ void event_log(struct call *c, const struct fbac_query *q, bool allowed,
 	       const struct fbac_verdict *v)
 {
 	pthread_mutex_lock(&events_mutex);
-	event_log_locked(c, q, allowed, denier, v);
+	event_log_locked(c, q, allowed, denier, v, NULL);
 	pthread_mutex_unlock(&events_mutex);
+}
+
+bool refuse(struct call *c, enum fbac_op op, const char *path,
+	    const char *reason)
+{
+	struct fbac_query q = { .op = op, .path = path };
+
+	c->decided = true;
+	pthread_mutex_lock(&events_mutex);
+	event_log_locked(c, &q, false, NULL, NULL, reason);
+	pthread_mutex_unlock(&events_mutex);
+	return c->s->mode != MODE_ENFORCE;
 }
 
 void events_summary(struct sup *s)

@@ -37,7 +37,8 @@ static int resolve_set(struct call *c, int dirfd, uint64_t path, int atflags,
 	err = resolve_arg(c, dirfd, path, rf, r);
 	if (err < 0)
 		return err;
-	if (!decide_path(c, op, r->path)) {
+	if (!decide_path(c, op, r->path) ||
+	    (op == FBAC_OP_FILE_SETATTR && !pty_allowed(c, op, r))) {
 		resolved_close(r);
 		return -EACCES;
 	}

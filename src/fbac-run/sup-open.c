@@ -249,7 +249,12 @@ again:
 		fail(c, -ENOTDIR);
 		goto out;
 	}
-	if (!decide_open(c, &r, flags, false)) {
+	if (!decide_open(c, &r, flags, false) ||
+	    (!(flags & O_PATH) &&
+	     !pty_allowed(c, (flags & O_ACCMODE) == O_WRONLY ?
+				     FBAC_OP_FILE_WRITE :
+				     FBAC_OP_FILE_READ,
+			  &r))) {
 		fail(c, -EACCES);
 		goto out;
 	}

@@ -170,6 +170,23 @@ void supervised_signals(sigset_t *set);
 
 int supervise(struct sup *s, pid_t child, int *status);
 
+/*
+ * Whether the program may reach r for op as far as terminals go: not
+ * another session's terminal by number (/dev/pts/N whose master no
+ * process of the sandbox holds), which is refused with a denial line and
+ * an event (sup-pty.c). A descriptor it holds is its own.
+ */
+bool pty_allowed(struct call *c, enum fbac_op op, const struct resolved *r);
+
+/*
+ * Refuse an operation the policy allows, for a reason of fbac-run's own
+ * (a terminal of another session): one denial line and one event naming
+ * the reason. Return: whether the call may go on (only outside enforce
+ * mode, where it is logged as would-deny).
+ */
+bool refuse(struct call *c, enum fbac_op op, const char *path,
+	    const char *reason);
+
 /* Events: the JSON line and the human line of one decision. */
 void event_log(struct call *c, const struct fbac_query *q, bool allowed,
 	       const struct fbac_stack_entry *denier,
