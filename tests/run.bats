@@ -1523,6 +1523,24 @@ print(os.read(master, 100).decode().split())" "$other" </dev/null
 	kill "$holder" 2>/dev/null || true
 }
 
+@test "the dynamic loader run as a program is refused with its reason, logged; complain mode allows it" {
+	local ld
+	ld=$(readlink -f /lib64/ld-linux-x86-64.so.2)
+	[[ -x $ld ]] || skip_or_fail "no x86-64 dynamic loader at /lib64"
+	run --separate-stderr sandbox -- sh -c "'$ld' /usr/bin/echo loaded; echo status \$?"
+	expect_status 0
+	[[ $output == *"status 126"* && $output != *loaded* ]] ||
+		fail "the loader ran: $output; $stderr"
+	err_has "fbac: denied file_execute '$ld' for $SH["
+	err_has ": the dynamic loader run as a program would run files that may only be read"
+	grep -q "\"object\": \"$ld\", \"decision\": \"deny\", \"reason\": \"the dynamic loader" "$LOG" ||
+		fail "no event: $(cat "$LOG")"
+	run --separate-stderr sandbox --mode=complain -- "$ld" /usr/bin/echo loaded
+	expect_status 0
+	[[ $output == loaded ]] || fail "complain: $output; $stderr"
+	err_has "fbac: would deny file_execute '$ld'"
+}
+
 # One receiver while calls come one at a time (every waiting receiver is
 # woken for each call); one more per CPU, up to four, once calls overlap.
 @test "-v: one receiver for one call at a time, more once calls overlap" {

@@ -94,13 +94,10 @@ static void do_exec(struct call *c, int dirfd, uint64_t path, int flags)
 		return;
 	}
 	err = decide_path(c, FBAC_OP_FILE_EXECUTE, r.path) ? 0 : -EACCES;
-	if (!err && is_loader(r.path) && c->s->mode == MODE_ENFORCE) {
-		if (c->s->verbosity >= 0)
-			fprintf(stderr,
-				"fbac: denied running the dynamic loader '%s' as a program (pid %d): it would run files that may only be read\n",
-				r.path, (int)c->tid);
+	if (!err && is_loader(r.path) &&
+	    !refuse(c, FBAC_OP_FILE_EXECUTE, r.path,
+		    "the dynamic loader run as a program would run files that may only be read"))
 		err = -EACCES;
-	}
 	resolved_close(&r);
 	/* Landlock's EXECUTE right bounds what a swapped path could reach. */
 	if (err)
