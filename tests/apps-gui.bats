@@ -144,7 +144,13 @@ requests() {
 # 2 kB with at least MIN_COLOURS colours.
 png_ok() {
 	local f=$1 min=$2 colours
-	[[ -f $f ]] || fail "no picture $f" || return
+	if [[ ! -f $f ]]; then
+		# Firefox says why a screenshot failed on stderr only.
+		printf -- '--- status %s; stderr of the run (last 25 lines):\n%s\n' \
+			"${status-}" "$(tail -n 25 <<<"${stderr-}")" >&2
+		fail "no picture $f"
+		return
+	fi
 	"$PY" - "$f" <<-'EOF' || fail "$f is not a PNG of a page" || return
 		import struct, sys
 		d = open(sys.argv[1], "rb").read()
