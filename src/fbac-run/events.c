@@ -66,20 +66,30 @@ static void exe_of(pid_t tid, char *buf, size_t size)
 	buf[n] = 0;
 }
 
+/* One denial line: what, for whom, and why: the reason fbac-run gave,
+ * or the policy that did not grant it and what would. */
 static void human_line(struct call *c, const struct fbac_query *q,
 		       const char *object, const char *exe,
-		       const struct fbac_stack_entry *denier)
+		       const struct fbac_stack_entry *denier, const char *reason)
 {
 	struct fbac_suggestion sug[3];
 	size_t n_sug = 0;
 	char fill[FBAC_MAX_PATH];
-	const char *fill_dir = fbac_suggest_fill_dir(q, fill, sizeof(fill));
 	const char *base = strrchr(exe, '/');
-	(void)fbac_suggest(c->s->lib, c->s->env, q, fill_dir, sug, 3, &n_sug);
-	fprintf(stderr, "fbac: %s %s '%s' for %s[%d]: not granted by %s (layer %s)",
+
+	fprintf(stderr, "fbac: %s %s '%s' for %s[%d]: ",
 		c->s->mode == MODE_ENFORCE ? "denied" : "would deny",
 		fbac_op_info(q->op)->name, object, base ? base + 1 : exe,
-		(int)c->tid, denier->policy->name, denier->layer_name);
+		(int)c->tid);
+	if (reason) {
+		fprintf(stderr, "%s\n", reason);
+		return;
+	}
+	(void)fbac_suggest(c->s->lib, c->s->env, q,
+			   fbac_suggest_fill_dir(q, fill, sizeof(fill)), sug, 3,
+			   &n_sug);
+	fprintf(stderr, "not granted by %s (layer %s)", denier->policy->name,
+		denier->layer_name);
 	for (size_t i = 0; i < n_sug; i++) {
 		fprintf(stderr, "%s%s", i ? ", " : "; granted by ",
 			sug[i].f->name);
@@ -105,19 +115,8 @@ static void event_log_locked(struct call *c, const struct fbac_query *q,
 		snprintf(key, sizeof(key), "%d %s", (int)q->op, object);
 		if (s->verbosity >= 0 && !seen_before(key)) {
 			if (s->printed < MAX_LINES) {
-				const char *base = strrchr(exe, '/');
-
 				s->printed++;
-				if (reason)
-					fprintf(stderr, "fbac: %s %s '%s' for %s[%d]: %s\n",
-						s->mode == MODE_ENFORCE ?
-							"denied" :
-							"would deny",
-						fbac_op_info(q->op)->name, object,
-						base ? base + 1 : exe, (int)c->tid,
-						reason);
-				else
-					human_line(c, q, object, exe, denier);
+				human_line(c, q, object, exe, denier, reason);
 			} else {
 				suppressed++;
 			}
