@@ -11,6 +11,7 @@
 #define FBAC_MAX_FILES 4096		 /* profile files in all layers */
 #define FBAC_MAX_LOAD_THREADS 4		 /* threads parsing profiles at once */
 #define FBAC_MAX_SANDBOX_SCAN 8192	 /* processes searched for a pty master */
+#define FBAC_MAX_CACHE_SIZE (64 * 1024 * 1024) /* bytes of parsed-profile cache */
 #define FBAC_MAX_DIR_DEPTH 8		 /* sub-directory depth of a layer */
 #define FBAC_MAX_YAML_DEPTH 32		 /* nesting of YAML collections */
 #define FBAC_MAX_YAML_NODES 200000	 /* nodes parsed from one file */

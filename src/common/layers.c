@@ -223,6 +223,21 @@ static int build_envs(struct layers *l)
 	return 0;
 }
 
+/* One cache file per library directory, named by a hash of its name. */
+static void cache_path(struct layers *l, const char *datadir)
+{
+	const char *home = fbac_env_get(&l->env, "XDG_CACHE_HOME", 14);
+	uint64_t h = 0xcbf29ce484222325ull;
+
+	for (const char *p = datadir; *p; p++)
+		h = (h ^ (unsigned char)*p) * 0x100000001b3ull;
+	if (!home || home[0] != '/' ||
+	    snprintf(l->cache_path, sizeof(l->cache_path),
+		     "%s/fbac/library-%016llx.cache", home,
+		     (unsigned long long)h) >= (int)sizeof(l->cache_path))
+		l->cache_path[0] = 0;
+}
+
 static bool already_loaded(const struct fbac_library *lib, const char *path)
 {
 	char want[PATH_MAX], have[PATH_MAX];
@@ -273,8 +288,13 @@ int layers_load(const struct layers_options *o, struct layers *out)
 	 */
 	if (!datadir || !*datadir)
 		datadir = FBAC_DATADIR;
-	if ((r = prefetch_dir(l.lib, datadir, &l.prefetch)) < 0)
+	if (o->cache)
+		cache_path(&l, datadir);
+	if ((r = prefetch_dir(l.lib, datadir,
+			      l.cache_path[0] ? l.cache_path : NULL,
+			      &l.prefetch)) < 0)
 		goto fail;
+	l.library = prefetch_stats(l.prefetch);
 	if ((r = load_layer(&l, FBAC_LAYER_LIBRARY, "library", datadir,
 			    true)) < 0 ||
 	    (r = load_layer(&l, FBAC_LAYER_ADMIN, "admin", sysadmin, false)) <

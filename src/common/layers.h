@@ -20,6 +20,9 @@ struct layers_options {
 	 * layer unless it already lies in a loaded layer. */
 	const char *const *check_paths;
 	size_t n_check;
+	/* Keep the library layer's parsed files in the user's cache and
+	 * parse only what changed (fbac-run). */
+	bool cache;
 };
 
 struct layers {
@@ -29,6 +32,8 @@ struct layers {
 	unsigned errors; /* problems reported while loading */
 	size_t files;
 	struct prefetch *prefetch; /* the library layer, parsed ahead */
+	struct prefetch_stats library; /* how the library layer was read */
+	char cache_path[4096];	       /* "" without a cache */
 };
 
 /*

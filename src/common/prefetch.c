@@ -3,6 +3,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -12,12 +13,19 @@
 #include <unistd.h>
 
 #include "fbac-limits.h"
+#include "ycache.h"
 
+/* A file's documents, from the cache or parsed here; only a file parsed
+ * here has a struct fbac_parsed (big: it can hold a diagnostic). */
 struct prefetched {
 	char *path;
-	struct fbac_parsed parsed;
-	int err; /* -ENOMEM, or 0 when parsed holds the result */
-	bool done;
+	struct fbac_file_id id;
+	const char *name; /* cached: the cache's copy of path (marks name it) */
+	struct fbac_ydoc *docs;
+	size_t n_docs;
+	struct fbac_parsed *parsed;
+	int err; /* -ENOMEM, or 0 when the documents or parsed are set */
+	bool done, cached;
 };
 
 struct prefetch {
@@ -25,6 +33,8 @@ struct prefetch {
 	size_t n, cap;
 	size_t next;   /* the next file a worker takes (atomic) */
 	size_t cursor; /* where the loader's next lookup starts */
+	struct prefetch_stats stats;
+	struct fbac_parsed cached; /* what prefetch_get gives for a cached file */
 };
 
 struct worker {
@@ -34,7 +44,21 @@ struct worker {
 	bool started;
 };
 
-static int add_file(struct prefetch *pf, const char *path)
+static struct fbac_file_id file_id(const struct stat *st)
+{
+	return (struct fbac_file_id){
+		.dev = st->st_dev,
+		.ino = st->st_ino,
+		.size = (uint64_t)st->st_size,
+		.mtime_ns = (uint64_t)st->st_mtim.tv_sec * 1000000000u +
+			    (uint64_t)st->st_mtim.tv_nsec,
+		.ctime_ns = (uint64_t)st->st_ctim.tv_sec * 1000000000u +
+			    (uint64_t)st->st_ctim.tv_nsec,
+	};
+}
+
+static int add_file(struct prefetch *pf, const char *path,
+		    const struct stat *st)
 {
 	if (pf->n == pf->cap) {
 		size_t cap = pf->cap ? pf->cap * 2 : 64;
@@ -48,7 +72,8 @@ static int add_file(struct prefetch *pf, const char *path)
 		pf->v = v;
 		pf->cap = cap;
 	}
-	pf->v[pf->n] = (struct prefetched){ .path = strdup(path) };
+	pf->v[pf->n] = (struct prefetched){ .path = strdup(path),
+					    .id = file_id(st) };
 	if (!pf->v[pf->n].path)
 		return -ENOMEM;
 	pf->n++;
@@ -85,7 +110,7 @@ static int collect(struct prefetch *pf, const char *dir, unsigned depth)
 			if (S_ISDIR(st.st_mode))
 				r = collect(pf, path, depth + 1);
 			else if (len > 5 && !strcmp(name + len - 5, ".yaml"))
-				r = add_file(pf, path);
+				r = add_file(pf, path, &st);
 		}
 		free(list[i]);
 	}
@@ -103,8 +128,15 @@ static void *work(void *arg)
 
 		if (i >= pf->n)
 			return NULL;
-		pf->v[i].err = fbac_profile_parse_file(w->arena, pf->v[i].path,
-						       &pf->v[i].parsed);
+		if (pf->v[i].cached)
+			continue;
+		pf->v[i].parsed = fbac_arena_alloc(w->arena,
+						   sizeof(*pf->v[i].parsed));
+		pf->v[i].err = !pf->v[i].parsed ?
+				       -ENOMEM :
+				       fbac_profile_parse_file(w->arena,
+							       pf->v[i].path,
+							       pf->v[i].parsed);
 		__atomic_store_n(&pf->v[i].done, true, __ATOMIC_RELEASE);
 	}
 }
@@ -122,12 +154,175 @@ static size_t workers_wanted(size_t files)
 	return n;
 }
 
+/* The cache belongs to the program that wrote it: a rebuilt or upgraded
+ * fbac-run may parse differently, so its cache is stale. */
+static int cache_key(uint64_t key[FBAC_YCACHE_KEY_WORDS])
+{
+	struct stat st;
+
+	if (stat("/proc/self/exe", &st) < 0)
+		return -errno;
+	key[0] = st.st_dev;
+	key[1] = st.st_ino;
+	key[2] = (uint64_t)st.st_size;
+	key[3] = (uint64_t)st.st_mtim.tv_sec * 1000000000u +
+		 (uint64_t)st.st_mtim.tv_nsec;
+	return 0;
+}
+
+/* The whole cache file, if it is a regular file of ours that nobody else
+ * may write. Anything else is no cache. */
+static int read_cache(const char *path, struct fbac_arena *arena, void **ret,
+		      size_t *len)
+{
+	_cleanup_close_ int fd = -1;
+	char *buf;
+	struct stat st;
+	size_t got = 0;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) < 0)
+		return -errno;
+	if (!S_ISREG(st.st_mode) || st.st_uid != geteuid() ||
+	    (st.st_mode & 022))
+		return -EPERM;
+	if (st.st_size > FBAC_MAX_CACHE_SIZE)
+		return -E2BIG;
+	buf = fbac_arena_alloc(arena, (size_t)st.st_size + 1);
+	if (!buf)
+		return -ENOMEM;
+	while (got <= (size_t)st.st_size) {
+		ssize_t n = read(fd, buf + got, (size_t)st.st_size + 1 - got);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		if (n == 0)
+			break;
+		got += (size_t)n;
+	}
+	if (got != (size_t)st.st_size)
+		return -EAGAIN;
+	*ret = buf;
+	*len = got;
+	return 0;
+}
+
+/* Take every cached file whose identity is still the file's. */
+static void use_cache(struct prefetch *pf, struct fbac_library *lib,
+		      const uint64_t *key, const char *path)
+{
+	struct fbac_ycache_file *files;
+	struct fbac_arena *arena = fbac_arena_new();
+	size_t len = 0, n, at = 0;
+	void *buf = NULL;
+
+	if (!arena)
+		return;
+	if (read_cache(path, arena, &buf, &len) < 0 ||
+	    fbac_ycache_decode(arena, key, buf, len, &files, &n) < 0 ||
+	    fbac_library_adopt(lib, arena) < 0) {
+		fbac_arena_free(arena);
+		return;
+	}
+	pf->stats.cache_entries = n;
+	for (size_t k = 0; k < n; k++)
+		for (size_t j = 0; j < pf->n; j++) {
+			struct prefetched *p = &pf->v[(at + j) % pf->n];
+
+			if (strcmp(p->path, files[k].path))
+				continue;
+			at = (at + j + 1) % pf->n;
+			if (!memcmp(&p->id, &files[k].id, sizeof(p->id))) {
+				p->name = files[k].path;
+				p->docs = files[k].docs;
+				p->n_docs = files[k].n_docs;
+				p->cached = p->done = true;
+				pf->stats.from_cache++;
+			}
+			break;
+		}
+}
+
+/* Write what parsed, under a temporary name renamed into place, so that
+ * a reader sees the old cache or the new one. */
+static int write_cache(struct prefetch *pf, const uint64_t *key,
+		       const char *path)
+{
+	_cleanup_free_ struct fbac_ycache_file *files = NULL;
+	_cleanup_free_ void *buf = NULL;
+	char tmp[PATH_MAX], dir[PATH_MAX], *slash;
+	size_t n = 0, len, off = 0;
+	int fd, r = 0;
+
+	files = calloc(pf->n ? pf->n : 1, sizeof(*files));
+	if (!files)
+		return -ENOMEM;
+	for (size_t i = 0; i < pf->n; i++) {
+		const struct prefetched *p = &pf->v[i];
+
+		if (p->cached)
+			files[n++] = (struct fbac_ycache_file){
+				p->path, p->id, p->docs, p->n_docs
+			};
+		else if (p->done && p->err == 0 && p->parsed->err == 0)
+			files[n++] = (struct fbac_ycache_file){
+				p->path, p->id, p->parsed->docs,
+				p->parsed->n_docs
+			};
+	}
+	if ((r = fbac_ycache_encode(key, files, n, &buf, &len)) < 0)
+		return r;
+	/* The cache directory and its parent, for us alone. */
+	snprintf(dir, sizeof(dir), "%s", path);
+	slash = strrchr(dir, '/');
+	if (!slash || slash == dir)
+		return -EINVAL;
+	*slash = 0;
+	if (mkdir(dir, 0700) < 0 && errno == ENOENT) {
+		char *up = strrchr(dir, '/');
+
+		if (up && up != dir) {
+			*up = 0;
+			(void)mkdir(dir, 0700);
+			*up = '/';
+		}
+		(void)mkdir(dir, 0700);
+	}
+	if (snprintf(tmp, sizeof(tmp), "%s.%d.tmp", path, (int)getpid()) >=
+	    (int)sizeof(tmp))
+		return -ENAMETOOLONG;
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW,
+		  0600);
+	if (fd < 0)
+		return -errno;
+	while (off < len && r == 0) {
+		ssize_t w = write(fd, (char *)buf + off, len - off);
+
+		if (w < 0 && errno != EINTR)
+			r = -errno;
+		else if (w > 0)
+			off += (size_t)w;
+	}
+	if (close(fd) < 0 && r == 0)
+		r = -errno;
+	if (r == 0 && rename(tmp, path) < 0)
+		r = -errno;
+	if (r < 0)
+		unlink(tmp);
+	return r;
+}
+
 int prefetch_dir(struct fbac_library *lib, const char *dir,
-		 struct prefetch **out)
+		 const char *cache, struct prefetch **out)
 {
 	_cleanup_(prefetch_freep) struct prefetch *pf = calloc(1, sizeof(*pf));
 	struct worker w[FBAC_MAX_LOAD_THREADS] = { 0 };
-	size_t n_workers;
+	uint64_t key[FBAC_YCACHE_KEY_WORDS];
+	size_t n_workers, parsed = 0;
 	int r;
 
 	*out = NULL;
@@ -135,11 +330,18 @@ int prefetch_dir(struct fbac_library *lib, const char *dir,
 		return -ENOMEM;
 	if ((r = collect(pf, dir, 0)) < 0)
 		return r;
+	pf->stats.files = pf->n;
 	if (pf->n == 0)
 		return 0;
-	n_workers = workers_wanted(pf->n);
+	if (cache && cache_key(key) < 0)
+		cache = NULL;
+	if (cache)
+		use_cache(pf, lib, key, cache);
+	n_workers = workers_wanted(pf->n - pf->stats.from_cache);
 	if (n_workers > FBAC_MAX_LOAD_THREADS - lib->n_adopted)
 		n_workers = FBAC_MAX_LOAD_THREADS - lib->n_adopted;
+	if (pf->stats.from_cache == pf->n)
+		n_workers = 0;
 	for (size_t i = 0; i < n_workers; i++) {
 		w[i].pf = pf;
 		w[i].arena = fbac_arena_new();
@@ -153,13 +355,25 @@ int prefetch_dir(struct fbac_library *lib, const char *dir,
 			w[i].started = pthread_create(&w[i].thread, NULL, work,
 						      &w[i]) == 0;
 	}
-	if (w[0].arena)
+	if (n_workers && w[0].arena)
 		work(&w[0]);
 	for (size_t i = 1; i < n_workers; i++)
 		if (w[i].started)
 			pthread_join(w[i].thread, NULL);
+	for (size_t i = 0; i < pf->n; i++)
+		if (!pf->v[i].cached && pf->v[i].done && pf->v[i].err == 0 &&
+		    pf->v[i].parsed->err == 0)
+			parsed++;
+	/* Rewritten when something parsed anew or the cache held more. */
+	if (cache && (parsed || pf->stats.cache_entries != pf->stats.from_cache))
+		pf->stats.cache_written = write_cache(pf, key, cache) == 0;
 	*out = TAKE_PTR(pf);
 	return 0;
+}
+
+struct prefetch_stats prefetch_stats(const struct prefetch *pf)
+{
+	return pf ? pf->stats : (struct prefetch_stats){ 0 };
 }
 
 const struct fbac_parsed *prefetch_get(struct prefetch *pf, const char *path)
@@ -171,13 +385,18 @@ const struct fbac_parsed *prefetch_get(struct prefetch *pf, const char *path)
 		size_t i = (pf->cursor + k) % pf->n;
 		struct prefetched *p = &pf->v[i];
 
-		if (!strcmp(p->path, path)) {
-			pf->cursor = i + 1;
-			return __atomic_load_n(&p->done, __ATOMIC_ACQUIRE) &&
-					       p->err == 0 ?
-				       &p->parsed :
-				       NULL;
-		}
+		if (strcmp(p->path, path))
+			continue;
+		pf->cursor = i + 1;
+		if (!__atomic_load_n(&p->done, __ATOMIC_ACQUIRE) || p->err)
+			return NULL;
+		if (!p->cached)
+			return p->parsed;
+		pf->cached.name = p->name;
+		pf->cached.docs = p->docs;
+		pf->cached.n_docs = p->n_docs;
+		pf->cached.err = 0;
+		return &pf->cached;
 	}
 	return NULL;
 }

@@ -4,6 +4,11 @@
  * before the layers are loaded one file at a time in their order: libyaml
  * is most of the start-up of fbac-run, and the machine has more than one
  * CPU. Loading looks each file up here and parses only what is missing.
+ *
+ * fbac-run also keeps the parsed files in a cache ($XDG_CACHE_HOME/fbac,
+ * which protected.yaml keeps from every confined program): a file whose
+ * identity (device, inode, size, mtime, ctime) has not changed since, for
+ * the same fbac-run executable, is not parsed again.
  */
 #ifndef FBAC_PREFETCH_H
 #define FBAC_PREFETCH_H
@@ -12,15 +17,26 @@
 
 struct prefetch;
 
+struct prefetch_stats {
+	size_t files;	      /* found under the directory */
+	size_t from_cache;    /* of them, taken from the cache */
+	size_t cache_entries; /* files the cache held */
+	bool cache_written;   /* the cache was (re)written */
+};
+
 /*
- * Find the .yaml files under dir as the loader walks it, and parse them
+ * Find the .yaml files under dir as the loader walks it, take those that
+ * have not changed from the cache file (NULL: none), and parse the rest
  * on up to FBAC_MAX_LOAD_THREADS threads, each into an arena that lib
- * adopts. Anything unusual (an unreadable directory, a thread that does
+ * adopts; then rewrite the cache if it was missing anything that parsed.
+ * Anything unusual (an unreadable directory or cache, a thread that does
  * not start) only means less is prefetched: the loader reports it.
  * Return: 0 with *out set (NULL when nothing was prefetched), or -ENOMEM.
  */
 int prefetch_dir(struct fbac_library *lib, const char *dir,
-		 struct prefetch **out);
+		 const char *cache, struct prefetch **out);
+
+struct prefetch_stats prefetch_stats(const struct prefetch *pf);
 
 /* What was parsed for path (the loader's own spelling of it), or NULL. */
 const struct fbac_parsed *prefetch_get(struct prefetch *pf, const char *path);

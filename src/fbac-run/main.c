@@ -219,6 +219,16 @@ static int build_stack(struct options *o, struct layers *l, const char *exe,
 	return 0;
 }
 
+static void print_library_stats(const struct layers *l)
+{
+	const struct prefetch_stats *s = &l->library;
+
+	fprintf(stderr, "fbac: library: %zu files, %zu of them from the cache%s%s%s%s\n",
+		s->files, s->from_cache, l->cache_path[0] ? " '" : "",
+		l->cache_path, l->cache_path[0] ? "'" : " (none)",
+		s->cache_written ? " (written)" : "");
+}
+
 static int exit_status(int status)
 {
 	if (WIFEXITED(status))
@@ -231,7 +241,8 @@ static int exit_status(int status)
 static int run(struct options *o)
 {
 	struct layers_options lo = { .extra_dirs = o->dirs,
-				     .n_extra = o->n_dirs };
+				     .n_extra = o->n_dirs,
+				     .cache = true };
 	struct fbac_include grants[FBAC_MAX_LIST];
 	struct fbac_stack st = { .n = 0 };
 	struct launch la = { .exec_err_fd = -1, .listener = -1 };
@@ -258,6 +269,8 @@ static int run(struct options *o)
 	r = layers_load(&lo, &l);
 	if (!l.lib)
 		return EXIT_FBAC;
+	if (o->verbosity > 0)
+		print_library_stats(&l);
 	if (r < 0) {
 		log_error(0, "refusing to run: the profiles have errors (see above, or 'fbac check')");
 		goto out;
