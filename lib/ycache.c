@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "checksum.h"
 #include "fbac-limits.h"
 #include "yaml-tree.h"
 
@@ -34,23 +35,6 @@ struct header {
 	uint64_t key[FBAC_YCACHE_KEY_WORDS];
 	uint64_t payload_len, checksum;
 };
-
-/* Catches a torn or damaged file, not a forged one (see ycache.h). */
-static uint64_t checksum(const unsigned char *p, size_t len)
-{
-	uint64_t h = 0x6a09e667f3bcc908ull ^ len;
-
-	for (; len >= 8; p += 8, len -= 8) {
-		uint64_t w;
-
-		memcpy(&w, p, 8);
-		h = (h ^ w) * 0x9e3779b97f4a7c15ull;
-		h ^= h >> 29;
-	}
-	for (; len; p++, len--)
-		h = (h ^ *p) * 0x100000001b3ull;
-	return h ^ (h >> 32);
-}
 
 /* ---------------------------------------------------------------- writing */
 
@@ -317,7 +301,7 @@ int fbac_ycache_encode(const uint64_t key[FBAC_YCACHE_KEY_WORDS],
 		return r;
 	}
 	h.payload_len = o.len - sizeof(h);
-	h.checksum = checksum(o.p + sizeof(h), h.payload_len);
+	h.checksum = fbac_checksum(o.p + sizeof(h), h.payload_len);
 	memcpy(o.p, &h, sizeof(h));
 	*ret_buf = o.p;
 	*ret_len = o.len;
@@ -557,7 +541,7 @@ int fbac_ycache_decode(struct fbac_arena *arena,
 	    memcmp(h.key, key, sizeof(h.key)))
 		return -ESTALE;
 	if (h.payload_len != len - sizeof(h) ||
-	    h.checksum != checksum((const unsigned char *)buf + sizeof(h),
+	    h.checksum != fbac_checksum((const unsigned char *)buf + sizeof(h),
 				   h.payload_len))
 		return -EBADMSG;
 	/* Strings are used where they lie: buf outlives the results. */
@@ -587,7 +571,7 @@ int fbac_ycache_seal(void *buf, size_t len)
 		return -EINVAL;
 	memcpy(&h, buf, sizeof(h));
 	h.payload_len = len - sizeof(h);
-	h.checksum = checksum((const unsigned char *)buf + sizeof(h),
+	h.checksum = fbac_checksum((const unsigned char *)buf + sizeof(h),
 			      h.payload_len);
 	memcpy(buf, &h, sizeof(h));
 	return 0;

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cache.h"
 #include "fbac-limits.h"
 #include "output.h"
 
@@ -224,17 +225,17 @@ static int build_envs(struct layers *l)
 }
 
 /* One cache file per library directory, named by a hash of its name. */
-static void cache_path(struct layers *l, const char *datadir)
+static void library_cache_path(struct layers *l, const char *datadir)
 {
-	const char *home = fbac_env_get(&l->env, "XDG_CACHE_HOME", 14);
 	uint64_t h = 0xcbf29ce484222325ull;
+	char name[64];
 
 	for (const char *p = datadir; *p; p++)
 		h = (h ^ (unsigned char)*p) * 0x100000001b3ull;
-	if (!home || home[0] != '/' ||
-	    snprintf(l->cache_path, sizeof(l->cache_path),
-		     "%s/fbac/library-%016llx.cache", home,
-		     (unsigned long long)h) >= (int)sizeof(l->cache_path))
+	snprintf(name, sizeof(name), "library-%016llx.cache",
+		 (unsigned long long)h);
+	if (cache_path(&l->env, name, l->cache_path, sizeof(l->cache_path)) <
+	    0)
 		l->cache_path[0] = 0;
 }
 
@@ -276,6 +277,8 @@ int layers_load(const struct layers_options *o, struct layers *out)
 	}
 	if ((r = build_envs(&l)) < 0)
 		goto fail;
+	if (o->env_ready)
+		o->env_ready(o->env_ready_ctx, &l);
 	if (!userdir) {
 		snprintf(userbuf, sizeof(userbuf), "%s/fbac",
 			 fbac_env_get(&l.env, "XDG_CONFIG_HOME", 15));
@@ -289,7 +292,7 @@ int layers_load(const struct layers_options *o, struct layers *out)
 	if (!datadir || !*datadir)
 		datadir = FBAC_DATADIR;
 	if (o->cache)
-		cache_path(&l, datadir);
+		library_cache_path(&l, datadir);
 	if ((r = prefetch_dir(l.lib, datadir,
 			      l.cache_path[0] ? l.cache_path : NULL,
 			      &l.prefetch)) < 0)

@@ -13,6 +13,8 @@
 #include "prefetch.h"
 #include "profile.h"
 
+struct layers;
+
 struct layers_options {
 	const char *const *extra_dirs; /* -P */
 	size_t n_extra;
@@ -23,6 +25,11 @@ struct layers_options {
 	/* Keep the library layer's parsed files in the user's cache and
 	 * parse only what changed (fbac-run). */
 	bool cache;
+	/* Called once the variables are known, before any file is read
+	 * (fbac-run starts its seccomp filter there: it needs the cache
+	 * directory). */
+	void (*env_ready)(void *ctx, const struct layers *l);
+	void *env_ready_ctx;
 };
 
 struct layers {

@@ -3,7 +3,6 @@
 
 #include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -13,7 +12,10 @@
 #include <unistd.h>
 
 #include "fbac-limits.h"
+#include "cache.h"
 #include "ycache.h"
+
+_Static_assert(CACHE_KEY_WORDS == FBAC_YCACHE_KEY_WORDS, "one key for both");
 
 /* A file's documents, from the cache or parsed here; only a file parsed
  * here has a struct fbac_parsed (big: it can hold a diagnostic). */
@@ -154,61 +156,9 @@ static size_t workers_wanted(size_t files)
 	return n;
 }
 
-/* The cache belongs to the program that wrote it: a rebuilt or upgraded
- * fbac-run may parse differently, so its cache is stale. */
-static int cache_key(uint64_t key[FBAC_YCACHE_KEY_WORDS])
+static void *arena_alloc(void *arena, size_t size)
 {
-	struct stat st;
-
-	if (stat("/proc/self/exe", &st) < 0)
-		return -errno;
-	key[0] = st.st_dev;
-	key[1] = st.st_ino;
-	key[2] = (uint64_t)st.st_size;
-	key[3] = (uint64_t)st.st_mtim.tv_sec * 1000000000u +
-		 (uint64_t)st.st_mtim.tv_nsec;
-	return 0;
-}
-
-/* The whole cache file, if it is a regular file of ours that nobody else
- * may write. Anything else is no cache. */
-static int read_cache(const char *path, struct fbac_arena *arena, void **ret,
-		      size_t *len)
-{
-	_cleanup_close_ int fd = -1;
-	char *buf;
-	struct stat st;
-	size_t got = 0;
-
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
-	if (fd < 0)
-		return -errno;
-	if (fstat(fd, &st) < 0)
-		return -errno;
-	if (!S_ISREG(st.st_mode) || st.st_uid != geteuid() ||
-	    (st.st_mode & 022))
-		return -EPERM;
-	if (st.st_size > FBAC_MAX_CACHE_SIZE)
-		return -E2BIG;
-	buf = fbac_arena_alloc(arena, (size_t)st.st_size + 1);
-	if (!buf)
-		return -ENOMEM;
-	while (got <= (size_t)st.st_size) {
-		ssize_t n = read(fd, buf + got, (size_t)st.st_size + 1 - got);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -errno;
-		if (n == 0)
-			break;
-		got += (size_t)n;
-	}
-	if (got != (size_t)st.st_size)
-		return -EAGAIN;
-	*ret = buf;
-	*len = got;
-	return 0;
+	return fbac_arena_alloc(arena, size);
 }
 
 /* Take every cached file whose identity is still the file's. */
@@ -222,7 +172,8 @@ static void use_cache(struct prefetch *pf, struct fbac_library *lib,
 
 	if (!arena)
 		return;
-	if (read_cache(path, arena, &buf, &len) < 0 ||
+	if (cache_read(path, FBAC_MAX_CACHE_SIZE, arena_alloc, arena, &buf,
+		       &len) < 0 ||
 	    fbac_ycache_decode(arena, key, buf, len, &files, &n) < 0 ||
 	    fbac_library_adopt(lib, arena) < 0) {
 		fbac_arena_free(arena);
@@ -247,16 +198,14 @@ static void use_cache(struct prefetch *pf, struct fbac_library *lib,
 		}
 }
 
-/* Write what parsed, under a temporary name renamed into place, so that
- * a reader sees the old cache or the new one. */
+/* Write what parsed (cache_write: a reader sees the old or the new). */
 static int write_cache(struct prefetch *pf, const uint64_t *key,
 		       const char *path)
 {
 	_cleanup_free_ struct fbac_ycache_file *files = NULL;
 	_cleanup_free_ void *buf = NULL;
-	char tmp[PATH_MAX], dir[PATH_MAX], *slash;
-	size_t n = 0, len, off = 0;
-	int fd, r = 0;
+	size_t n = 0, len;
+	int r;
 
 	files = calloc(pf->n ? pf->n : 1, sizeof(*files));
 	if (!files)
@@ -276,44 +225,7 @@ static int write_cache(struct prefetch *pf, const uint64_t *key,
 	}
 	if ((r = fbac_ycache_encode(key, files, n, &buf, &len)) < 0)
 		return r;
-	/* The cache directory and its parent, for us alone. */
-	snprintf(dir, sizeof(dir), "%s", path);
-	slash = strrchr(dir, '/');
-	if (!slash || slash == dir)
-		return -EINVAL;
-	*slash = 0;
-	if (mkdir(dir, 0700) < 0 && errno == ENOENT) {
-		char *up = strrchr(dir, '/');
-
-		if (up && up != dir) {
-			*up = 0;
-			(void)mkdir(dir, 0700);
-			*up = '/';
-		}
-		(void)mkdir(dir, 0700);
-	}
-	if (snprintf(tmp, sizeof(tmp), "%s.%d.tmp", path, (int)getpid()) >=
-	    (int)sizeof(tmp))
-		return -ENAMETOOLONG;
-	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW,
-		  0600);
-	if (fd < 0)
-		return -errno;
-	while (off < len && r == 0) {
-		ssize_t w = write(fd, (char *)buf + off, len - off);
-
-		if (w < 0 && errno != EINTR)
-			r = -errno;
-		else if (w > 0)
-			off += (size_t)w;
-	}
-	if (close(fd) < 0 && r == 0)
-		r = -errno;
-	if (r == 0 && rename(tmp, path) < 0)
-		r = -errno;
-	if (r < 0)
-		unlink(tmp);
-	return r;
+	return cache_write(path, buf, len);
 }
 
 int prefetch_dir(struct fbac_library *lib, const char *dir,
@@ -321,7 +233,7 @@ int prefetch_dir(struct fbac_library *lib, const char *dir,
 {
 	_cleanup_(prefetch_freep) struct prefetch *pf = calloc(1, sizeof(*pf));
 	struct worker w[FBAC_MAX_LOAD_THREADS] = { 0 };
-	uint64_t key[FBAC_YCACHE_KEY_WORDS];
+	uint64_t key[CACHE_KEY_WORDS];
 	size_t n_workers, parsed = 0;
 	int r;
 

@@ -19,6 +19,8 @@
 #include <sys/socket.h>
 #include <termios.h>
 
+#include "cache.h"
+#include "checksum.h"
 #include "macro.h"
 #include "output.h"
 
@@ -237,6 +239,86 @@ int filter_build(struct filter_prog *p)
 }
 
 
+/*
+ * The cache file: a header, then the instructions. The kernel checks the
+ * program again when it is loaded; the checksum catches a damaged file.
+ */
+#define FILTER_CACHE_FORMAT 1
+
+struct filter_cache_header {
+	char magic[8];
+	uint32_t format, root;
+	uint64_t key[CACHE_KEY_WORDS];
+	uint64_t libseccomp; /* major << 32 | minor << 16 | micro */
+	uint64_t len, checksum;
+};
+
+static const char filter_magic[8] = { 'F', 'B', 'A', 'C', 'B', 'P', 'F', '\n' };
+
+static int filter_cache_header(struct filter_cache_header *h)
+{
+	const struct scmp_version *v = seccomp_version();
+
+	*h = (struct filter_cache_header){ .format = FILTER_CACHE_FORMAT,
+					   .root = getuid() == 0 };
+	memcpy(h->magic, filter_magic, sizeof(h->magic));
+	if (v)
+		h->libseccomp = (uint64_t)v->major << 32 |
+				(uint64_t)v->minor << 16 | v->micro;
+	return cache_key(h->key);
+}
+
+static void *malloc_ctx(void *ctx, size_t size)
+{
+	(void)ctx;
+	return malloc(size);
+}
+
+static int filter_cache_load(const char *path, struct filter_prog *p)
+{
+	_cleanup_free_ unsigned char *buf = NULL;
+	struct filter_cache_header want, got;
+	size_t len, n;
+
+	if (filter_cache_header(&want) < 0 ||
+	    cache_read(path, sizeof(got) + BPF_MAXINSNS * sizeof(*p->insns),
+		       malloc_ctx, NULL, (void **)&buf, &len) < 0 ||
+	    len < sizeof(got))
+		return -ESTALE;
+	memcpy(&got, buf, sizeof(got));
+	n = (len - sizeof(got)) / sizeof(*p->insns);
+	want.len = got.len;
+	want.checksum = got.checksum;
+	if (memcmp(&got, &want, sizeof(got)) || n == 0 || got.len != n ||
+	    n * sizeof(*p->insns) != len - sizeof(got) ||
+	    got.checksum != fbac_checksum(buf + sizeof(got), len - sizeof(got)))
+		return -ESTALE;
+	p->insns = malloc(len - sizeof(got));
+	if (!p->insns)
+		return -ENOMEM;
+	memcpy(p->insns, buf + sizeof(got), len - sizeof(got));
+	p->len = (unsigned short)n;
+	return 0;
+}
+
+static int filter_cache_store(const char *path, const struct filter_prog *p)
+{
+	size_t body = (size_t)p->len * sizeof(*p->insns);
+	_cleanup_free_ unsigned char *buf = malloc(sizeof(struct filter_cache_header) + body);
+	struct filter_cache_header h;
+	int r;
+
+	if (!buf)
+		return -ENOMEM;
+	if ((r = filter_cache_header(&h)) < 0)
+		return r;
+	h.len = p->len;
+	h.checksum = fbac_checksum(p->insns, body);
+	memcpy(buf, &h, sizeof(h));
+	memcpy(buf + sizeof(h), p->insns, body);
+	return cache_write(path, buf, sizeof(h) + body);
+}
+
 static void *filter_job_main(void *arg)
 {
 	struct filter_job *j = arg;
@@ -245,9 +327,16 @@ static void *filter_job_main(void *arg)
 	return NULL;
 }
 
-void filter_job_start(struct filter_job *j)
+void filter_job_start(struct filter_job *j, const char *cache)
 {
 	*j = (struct filter_job){ 0 };
+	if (cache && snprintf(j->cache, sizeof(j->cache), "%s", cache) >=
+			     (int)sizeof(j->cache))
+		j->cache[0] = 0;
+	if (j->cache[0] && filter_cache_load(j->cache, &j->prog) == 0) {
+		j->from_cache = true;
+		return;
+	}
 	/* No thread: build when waited for, on the caller's. */
 	j->started = pthread_create(&j->thread, NULL, filter_job_main, j) == 0;
 }
@@ -260,6 +349,8 @@ int filter_job_wait(struct filter_job *j)
 	} else if (!j->prog.insns && !j->err) {
 		j->err = filter_build(&j->prog);
 	}
+	if (!j->err && !j->from_cache && j->cache[0] && !j->cache_written)
+		j->cache_written = filter_cache_store(j->cache, &j->prog) == 0;
 	return j->err;
 }
 

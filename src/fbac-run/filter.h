@@ -36,17 +36,22 @@ void filter_prog_free(struct filter_prog *p);
 int filter_install(const struct filter_prog *p);
 
 /*
- * filter_build on a thread of its own: start it, then wait for it (which
- * a scope-bound filter_job_done also does on every way out).
+ * The filter from the cache file (cache.h) when it is there and was
+ * written by this executable, for this libseccomp and this kind of user
+ * (root's differs); otherwise filter_build on a thread of its own, and
+ * the cache written when it is waited for. Start it, then wait for it
+ * (which a scope-bound filter_job_done also does on every way out).
  */
 struct filter_job {
 	struct filter_prog prog;
 	int err;
-	bool started;
+	bool started, from_cache, cache_written;
 	pthread_t thread;
+	char cache[4096]; /* "" without a cache */
 };
 
-void filter_job_start(struct filter_job *j);
+/* cache: the cache file's path, or NULL. */
+void filter_job_start(struct filter_job *j, const char *cache);
 /* Return: 0 with j->prog built, or -errno (logged by the builder). */
 int filter_job_wait(struct filter_job *j);
 void filter_job_done(struct filter_job *j);

@@ -119,25 +119,34 @@ static int add_rule_fd(int ruleset, int fd, const struct stat *st,
 	return 0;
 }
 
-static int add_path(int ruleset, const char *path, uint64_t access,
-		    uint64_t literal_only)
+/* A path's rule in two rulesets (-1: none) with one open: the supervisor's
+ * domain and the program's name the same objects. */
+static int add_path2(int sup, uint64_t sup_access, int prog,
+		     uint64_t prog_access, const char *path,
+		     uint64_t literal_only)
 {
 	struct stat st;
-	int fd, r;
+	int fd, r = 0;
 
 	fd = open(path, O_PATH | O_CLOEXEC);
 	if (fd < 0)
 		return errno == ENOENT || errno == ENOTDIR || errno == EACCES ?
 			       0 :
 			       -errno;
-	if (fstat(fd, &st) < 0)
+	if (fstat(fd, &st) < 0) {
 		r = -errno;
-	else
-		r = add_rule_fd(ruleset, fd, &st,
-				S_ISDIR(st.st_mode) ?
-					access & ~(literal_only &
-						   FBAC_LL_FS_EXECUTE) :
-					access);
+	} else {
+		/* EXECUTE from a rule naming a file alone never reaches below
+		 * a directory. */
+		uint64_t keep = S_ISDIR(st.st_mode) ?
+					~(literal_only & FBAC_LL_FS_EXECUTE) :
+					~0ULL;
+
+		if (sup >= 0 && sup_access)
+			r = add_rule_fd(sup, fd, &st, sup_access & keep);
+		if (r == 0 && prog >= 0 && prog_access)
+			r = add_rule_fd(prog, fd, &st, prog_access & keep);
+	}
 	close(fd);
 	return r;
 }
@@ -174,16 +183,29 @@ static int add_grant(int ruleset, const struct landlock_grant *g,
 	return r;
 }
 
-static int apply_one(const struct fbac_stack_entry *e, int abi, bool supervisor,
-		     const struct landlock_extra *x)
+static int new_ruleset(const struct ll_ruleset_attr *attr, size_t size)
+{
+	int fd = (int)syscall(SYS_landlock_create_ruleset, attr, size, 0);
+
+	if (fd < 0)
+		return log_error(-errno, "cannot create a landlock ruleset: %m");
+	return fd;
+}
+
+/* Both rulesets of one stack entry: the supervisor's (sup) and the
+ * program's own exact layer (prog, when prog_fd is not NULL). */
+static int prepare_one(const struct fbac_stack_entry *e, int abi,
+		       const struct landlock_extra *x, int *sup_fd,
+		       int *prog_fd)
 {
 	const struct fbac_landlock_plan *p = &e->policy->ll;
 	struct ll_ruleset_attr attr = { 0 };
 	size_t attr_size = abi >= 6 ? 24 : abi >= 4 ? 16 : 8;
-	_cleanup_close_ int ruleset = -1;
+	_cleanup_close_ int sup = -1, prog = -1;
+	uint64_t handled;
 	int r;
 
-	attr.handled_access_fs = p->handled_fs & fs_mask(abi);
+	attr.handled_access_fs = handled = p->handled_fs & fs_mask(abi);
 	if (abi >= 4) {
 		if (p->handle_connect_tcp)
 			attr.handled_access_net |= FBAC_LL_NET_CONNECT_TCP;
@@ -192,27 +214,26 @@ static int apply_one(const struct fbac_stack_entry *e, int abi, bool supervisor,
 	}
 	if (abi >= 6)
 		attr.scoped = p->scope;
-	ruleset = (int)syscall(SYS_landlock_create_ruleset, &attr, attr_size,
-			       0);
-	if (ruleset < 0)
-		return log_error(-errno, "cannot create a landlock ruleset: %m");
+	if ((sup = new_ruleset(&attr, attr_size)) < 0)
+		return sup;
+	if (prog_fd && (prog = new_ruleset(&attr, attr_size)) < 0)
+		return prog;
 	for (size_t i = 0; i < p->n_paths; i++) {
-		uint64_t acc = p->paths[i].access & attr.handled_access_fs;
+		uint64_t acc = p->paths[i].access & handled, prog_acc = acc;
 
 		/* The program reads and writes through its narrow rules
 		 * alone; what it may run, it may read (the kernel asks both
 		 * of an exec). */
-		if (!supervisor && x && x->narrowed) {
-			acc &= ~(uint64_t)(FBAC_LL_FS_READ_FILE |
-					   FBAC_LL_FS_READ_DIR |
-					   FBAC_LL_FS_WRITE_FILE);
+		if (x && x->narrowed) {
+			prog_acc &= ~(uint64_t)(FBAC_LL_FS_READ_FILE |
+						FBAC_LL_FS_READ_DIR |
+						FBAC_LL_FS_WRITE_FILE);
 			if (p->paths[i].access & FBAC_LL_FS_EXECUTE)
-				acc |= FBAC_LL_FS_READ_FILE &
-				       attr.handled_access_fs;
+				prog_acc |= FBAC_LL_FS_READ_FILE & handled;
 		}
-
-		if (acc && (r = add_path(ruleset, p->paths[i].path, acc,
-					 p->paths[i].literal_only)) < 0) {
+		if ((acc || prog_acc) &&
+		    (r = add_path2(sup, acc, prog, prog_acc, p->paths[i].path,
+				   p->paths[i].literal_only)) < 0) {
 			errno = -r;
 			return log_error(r, "cannot add a landlock rule for '%s': %m",
 					 p->paths[i].path);
@@ -221,72 +242,99 @@ static int apply_one(const struct fbac_stack_entry *e, int abi, bool supervisor,
 	for (size_t i = 0; (attr.handled_access_net & FBAC_LL_NET_CONNECT_TCP) &&
 			   i < p->n_connect_ports;
 	     i++)
-		if ((r = add_port(ruleset, FBAC_LL_NET_CONNECT_TCP,
-				  p->connect_ports[i])) < 0)
+		if ((r = add_port(sup, FBAC_LL_NET_CONNECT_TCP,
+				  p->connect_ports[i])) < 0 ||
+		    (prog >= 0 && (r = add_port(prog, FBAC_LL_NET_CONNECT_TCP,
+						p->connect_ports[i])) < 0))
 			return log_error(r, "cannot add a landlock port rule");
 	for (size_t i = 0; (attr.handled_access_net & FBAC_LL_NET_BIND_TCP) &&
 			   i < p->n_bind_ports;
 	     i++)
-		if ((r = add_port(ruleset, FBAC_LL_NET_BIND_TCP,
-				  p->bind_ports[i])) < 0)
+		if ((r = add_port(sup, FBAC_LL_NET_BIND_TCP,
+				  p->bind_ports[i])) < 0 ||
+		    (prog >= 0 && (r = add_port(prog, FBAC_LL_NET_BIND_TCP,
+						p->bind_ports[i])) < 0))
 			return log_error(r, "cannot add a landlock port rule");
 	for (size_t i = 0; x && i < x->exec.n; i++)
-		if ((r = add_path(ruleset, x->exec.v[i].path,
-				  (FBAC_LL_FS_EXECUTE |
-				   (supervisor ? 0 : FBAC_LL_FS_READ_FILE)) &
-					  attr.handled_access_fs,
-				  0)) < 0)
+		if ((r = add_path2(sup, FBAC_LL_FS_EXECUTE & handled, prog,
+				   (FBAC_LL_FS_EXECUTE | FBAC_LL_FS_READ_FILE) &
+					   handled,
+				   x->exec.v[i].path, 0)) < 0)
 			return log_error(r, "cannot add a landlock rule for '%s'",
 					 x->exec.v[i].path);
-	for (size_t i = 0; !supervisor && x && x->narrowed && i < x->narrow.n;
+	for (size_t i = 0; prog >= 0 && x && x->narrowed && i < x->narrow.n;
 	     i++)
-		if ((r = add_grant(ruleset, &x->narrow.v[i],
-				   attr.handled_access_fs)) < 0)
+		if ((r = add_grant(prog, &x->narrow.v[i], handled)) < 0)
 			return log_error(r, "cannot add a landlock rule for '%s'",
 					 x->narrow.v[i].path);
 	/* The supervisor reads the program's /proc entries, and writes those
 	 * the policy lets it write (uid_map, oom_score_adj, ...), decided on
 	 * the path it rewrote: rules on /proc/self bound at launch name the
 	 * launcher's own entries, never the program's. */
-	if (supervisor &&
-	    (r = add_path(ruleset, "/proc",
-			  (FBAC_LL_FS_READ_FILE | FBAC_LL_FS_READ_DIR |
-			   FBAC_LL_FS_WRITE_FILE | FBAC_LL_FS_TRUNCATE) &
-				  attr.handled_access_fs,
-			  0)) < 0)
+	if ((r = add_path2(sup,
+			   (FBAC_LL_FS_READ_FILE | FBAC_LL_FS_READ_DIR |
+			    FBAC_LL_FS_WRITE_FILE | FBAC_LL_FS_TRUNCATE) &
+				   handled,
+			   -1, 0, "/proc", 0)) < 0)
 		return log_error(r, "cannot add the supervisor's /proc rule");
 	/* /dev/tty is the caller's terminal, opened by the supervisor as
 	 * the pseudo-terminal it is: the rights the plan gives /dev/tty,
 	 * the supervisor needs on the terminals (decided as /dev/tty). */
-	for (size_t i = 0; supervisor && i < p->n_paths; i++)
+	for (size_t i = 0; i < p->n_paths; i++)
 		if (!strcmp(p->paths[i].path, "/dev/tty") &&
-		    (r = add_path(ruleset, "/dev/pts",
-				  p->paths[i].access & attr.handled_access_fs &
-					  (FBAC_LL_FS_READ_FILE |
-					   FBAC_LL_FS_WRITE_FILE |
-					   FBAC_LL_FS_IOCTL_DEV |
-					   FBAC_LL_FS_TRUNCATE),
-				  0)) < 0)
+		    (r = add_path2(sup,
+				   p->paths[i].access & handled &
+					   (FBAC_LL_FS_READ_FILE |
+					    FBAC_LL_FS_WRITE_FILE |
+					    FBAC_LL_FS_IOCTL_DEV |
+					    FBAC_LL_FS_TRUNCATE),
+				   -1, 0, "/dev/pts", 0)) < 0)
 			return log_error(r, "cannot add the supervisor's /dev/pts rule");
-	if (syscall(SYS_landlock_restrict_self, ruleset, 0) < 0)
-		return log_error(-errno, "cannot enforce the landlock ruleset of layer '%s': %m",
-				 e->layer_name);
+	*sup_fd = TAKE_FD(sup);
+	if (prog_fd)
+		*prog_fd = TAKE_FD(prog);
 	return 0;
 }
 
-int landlock_apply(const struct fbac_stack *st, int abi, bool supervisor,
-		   const struct landlock_extra *extras)
+int landlock_prepare(const struct fbac_stack *st, int abi,
+		     const struct landlock_extra *extras, int *sup_fds,
+		     int *prog_fds)
 {
 	int r;
 
+	for (size_t i = 0; i < st->n; i++)
+		sup_fds[i] = prog_fds ? (prog_fds[i] = -1) : -1;
 	if (abi < 1)
 		return 0;
-	/* Landlock needs no_new_privs (or CAP_SYS_ADMIN) to restrict. */
-	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
-		return log_error(-errno, "cannot set no_new_privs: %m");
 	for (size_t i = 0; i < st->n; i++)
-		if ((r = apply_one(&st->entries[i], abi, supervisor,
-				   extras ? &extras[i] : NULL)) < 0)
+		if ((r = prepare_one(&st->entries[i], abi,
+				     extras ? &extras[i] : NULL, &sup_fds[i],
+				     prog_fds ? &prog_fds[i] : NULL)) < 0) {
+			landlock_close(sup_fds, st->n);
+			if (prog_fds)
+				landlock_close(prog_fds, st->n);
 			return r;
+		}
+	return 0;
+}
+
+void landlock_close(int *fds, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (fds[i] >= 0) {
+			close(fds[i]);
+			fds[i] = -1;
+		}
+}
+
+int landlock_restrict(const int *fds, size_t n)
+{
+	/* Landlock needs no_new_privs (or CAP_SYS_ADMIN) to restrict. */
+	if (n && prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
+		return -errno;
+	for (size_t i = 0; i < n; i++)
+		if (fds[i] >= 0 &&
+		    syscall(SYS_landlock_restrict_self, fds[i], 0) < 0)
+			return -errno;
 	return 0;
 }

@@ -67,15 +67,29 @@ bool landlock_narrow_allows(const struct landlock_extra *extras, size_t n,
 			    int root_fd, uint64_t right, const char *path);
 
 /*
- * Restrict the calling thread with one domain per stack entry. Paths of
- * rules that do not exist are skipped (they grant nothing). The
- * supervisor's own layers also let it read /proc (the target's status,
- * cwd, fds); the child adds the exact layers beneath them, so the
- * supervisor's domain is an ancestor of the program's and it may read
- * the program's memory and take its descriptors.
- * Return: 0 or -errno (logged).
+ * Build the Landlock rulesets of every stack entry, opening each rule's
+ * path once for both: sup_fds[i], the supervisor's own layer (which also
+ * lets it read /proc: the target's status, cwd, fds), and, when prog_fds
+ * is not NULL, prog_fds[i], the program's exact layer (narrowed per
+ * extras). Paths of rules that do not exist are skipped (they grant
+ * nothing). The supervisor restricts itself with its layers, then the
+ * child adds the program's beneath them, so the supervisor's domain is an
+ * ancestor of the program's and it may read the program's memory and take
+ * its descriptors. Return: 0 (every fd -1 when abi < 1) or -errno (logged;
+ * nothing left open).
  */
-int landlock_apply(const struct fbac_stack *st, int abi, bool supervisor,
-		   const struct landlock_extra *extras);
+int landlock_prepare(const struct fbac_stack *st, int abi,
+		     const struct landlock_extra *extras, int *sup_fds,
+		     int *prog_fds);
+
+/* Close the rulesets that are open (set to -1). */
+void landlock_close(int *fds, size_t n);
+
+/*
+ * Restrict the calling thread with one domain per ruleset (-1: none), after
+ * setting no_new_privs. Only system calls, no allocation: fine in the child
+ * of a threaded parent. Return: 0 or -errno (not logged).
+ */
+int landlock_restrict(const int *fds, size_t n);
 
 #endif

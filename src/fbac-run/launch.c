@@ -108,8 +108,7 @@ static void child(struct launch *l, pid_t parent, int syncw, int gor,
 		child_fail(errw, errno, 125);
 	if ((r = drop_capabilities()) < 0)
 		child_fail(errw, -r, 125);
-	if (l->landlock &&
-	    (r = landlock_apply(l->stack, l->abi, false, l->extras)) < 0)
+	if ((r = landlock_restrict(l->rulesets, l->n_rulesets)) < 0)
 		child_fail(errw, -r, 125);
 	listener = filter_install(l->filter);
 	if (listener < 0)

@@ -15,10 +15,9 @@
 struct launch {
 	const char *exe;   /* absolute path to execute */
 	char **argv;
-	const struct fbac_stack *stack;
-	const struct landlock_extra *extras; /* one per stack entry */
-	int abi;	   /* Landlock ABI, 0: none */
-	bool landlock;	   /* add the program's own exact layers */
+	/* The program's own exact layers (landlock_prepare), -1: none. */
+	const int *rulesets;
+	size_t n_rulesets;
 	const struct filter_prog *filter; /* built, loaded by the child */
 	/* The signal state fbac-run started with, restored in the child:
 	 * the mask, and which signals were ignored (bit n-1 for signal n;

@@ -15,11 +15,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "cache.h"
 #include "describe.h"
 #include "landlock.h"
 #include "launch.h"
 #include "layers.h"
 #include "output.h"
+#include "filter.h"
 #include "sup.h"
 
 enum {
@@ -219,7 +221,18 @@ static int build_stack(struct options *o, struct layers *l, const char *exe,
 	return 0;
 }
 
-static void print_library_stats(const struct layers *l)
+static void start_filter(void *ctx, const struct layers *l)
+{
+	char path[PATH_MAX];
+
+	filter_job_start(ctx, cache_path(&l->env, "seccomp.bpf", path,
+					 sizeof(path)) == 0 ?
+				      path :
+				      NULL);
+}
+
+static void print_cache_stats(const struct layers *l,
+			      const struct filter_job *f)
 {
 	const struct prefetch_stats *s = &l->library;
 
@@ -227,6 +240,10 @@ static void print_library_stats(const struct layers *l)
 		s->files, s->from_cache, l->cache_path[0] ? " '" : "",
 		l->cache_path, l->cache_path[0] ? "'" : " (none)",
 		s->cache_written ? " (written)" : "");
+	fprintf(stderr, "fbac: seccomp filter: %s%s%s%s\n",
+		f->from_cache ? "from the cache" : "built",
+		f->cache[0] ? " '" : ", no cache", f->cache,
+		!f->cache[0] ? "" : f->cache_written ? "' (written)" : "'");
 }
 
 static int exit_status(int status)
@@ -248,12 +265,15 @@ static int run(struct options *o)
 	struct launch la = { .exec_err_fd = -1, .listener = -1 };
 	struct sup s = { .listener = -1, .root_fd = -1 };
 	struct landlock_extra extras[FBAC_MAX_LAYERS + 1];
+	int sup_rulesets[FBAC_MAX_LAYERS + 1], prog_rulesets[FBAC_MAX_LAYERS + 1];
 	_cleanup_(filter_job_done) struct filter_job filter = { 0 };
 	struct layers l;
 	char exe[PATH_MAX], missing[512];
 	int abi, r, status = 0, ret = EXIT_FBAC;
 
 	memset(extras, 0, sizeof(extras));
+	memset(sup_rulesets, -1, sizeof(sup_rulesets));
+	memset(prog_rulesets, -1, sizeof(prog_rulesets));
 
 	r = find_program(o->command[0], exe, sizeof(exe));
 	if (r < 0) {
@@ -262,15 +282,16 @@ static int run(struct options *o)
 		return r == -ENOENT ? EXIT_NOT_FOUND : EXIT_CANNOT_EXEC;
 	}
 	launch_save_signals(&la);
-	/* The seccomp filter is the same for every policy: libseccomp builds
-	 * it on a second CPU while the profiles load. */
-	if (!o->check)
-		filter_job_start(&filter);
+	/* The seccomp filter is the same for every policy: it comes from the
+	 * cache, or libseccomp builds it on a second CPU while the profiles
+	 * load. */
+	if (!o->check) {
+		lo.env_ready = start_filter;
+		lo.env_ready_ctx = &filter;
+	}
 	r = layers_load(&lo, &l);
 	if (!l.lib)
 		return EXIT_FBAC;
-	if (o->verbosity > 0)
-		print_library_stats(&l);
 	if (r < 0) {
 		log_error(0, "refusing to run: the profiles have errors (see above, or 'fbac check')");
 		goto out;
@@ -339,6 +360,8 @@ static int run(struct options *o)
 	 * ends before ours go. */
 	if (filter_job_wait(&filter) < 0)
 		goto out;
+	if (o->verbosity > 0)
+		print_cache_stats(&l, &filter);
 	/* What we do for the program, we do with no more authority than it
 	 * has: as root, no capability may lend it mknod or chown. */
 	if (drop_capabilities() < 0) {
@@ -360,25 +383,33 @@ static int run(struct options *o)
 			log_error(-ENOMEM, "out of memory");
 			goto out;
 		}
-		if (landlock_apply(&st, abi, true, extras) < 0)
-			goto out;
 		/* The program reads through its narrow rules (its own domain
 		 * is added in the child); the supervisor may then let its
 		 * read-only opens continue (sup-open.c). */
 		if (abi >= 1 && !o->supervise_all)
 			for (size_t i = 0; i < st.n; i++)
 				extras[i].narrowed = true;
+		if (landlock_prepare(&st, abi, extras, sup_rulesets,
+				     prog_rulesets) < 0)
+			goto out;
+		r = landlock_restrict(sup_rulesets, st.n);
+		landlock_close(sup_rulesets, st.n);
+		if (r < 0) {
+			errno = -r;
+			log_error(r, "cannot enforce the supervisor's landlock layers: %m");
+			goto out;
+		}
+		la.rulesets = prog_rulesets;
+		la.n_rulesets = st.n;
 	}
 	s.extras = extras;
 	s.n_extras = st.n;
-	la.extras = extras;
 	la.exe = exe;
 	la.argv = o->command;
-	la.stack = &st;
-	la.abi = abi;
-	la.landlock = o->mode == MODE_ENFORCE;
 	la.filter = &filter.prog;
-	if (launch_start(&la) < 0)
+	r = launch_start(&la);
+	landlock_close(prog_rulesets, st.n);
+	if (r < 0)
 		goto out;
 	s.listener = la.listener;
 	if (supervise(&s, la.pid, &status) < 0) {
@@ -401,6 +432,7 @@ out:
 		close(la.listener);
 	if (s.root_fd >= 0)
 		close(s.root_fd);
+	landlock_close(prog_rulesets, ARRAY_SIZE(prog_rulesets));
 	landlock_extra_free(extras, ARRAY_SIZE(extras));
 	fbac_stack_clear(&st);
 	layers_free(&l);

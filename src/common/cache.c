@@ -1,0 +1,133 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include "cache.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "macro.h"
+
+int cache_key(uint64_t key[CACHE_KEY_WORDS])
+{
+	struct stat st;
+
+	if (stat("/proc/self/exe", &st) < 0)
+		return -errno;
+	key[0] = st.st_dev;
+	key[1] = st.st_ino;
+	key[2] = (uint64_t)st.st_size;
+	key[3] = (uint64_t)st.st_mtim.tv_sec * 1000000000u +
+		 (uint64_t)st.st_mtim.tv_nsec;
+	return 0;
+}
+
+int cache_path(const struct fbac_env *env, const char *name, char *out,
+	       size_t size)
+{
+	/* The variable as the policies see it: protected.yaml names it. */
+	const char *home = fbac_env_get(env, "XDG_CACHE_HOME", 14);
+
+	if (!home || home[0] != '/')
+		return -ENOENT;
+	if (snprintf(out, size, "%s/fbac/%s", home, name) >= (int)size)
+		return -ENAMETOOLONG;
+	return 0;
+}
+
+int cache_read(const char *path, size_t max,
+	       void *(*alloc)(void *ctx, size_t size), void *ctx, void **ret,
+	       size_t *len)
+{
+	_cleanup_close_ int fd = -1;
+	struct stat st;
+	size_t got = 0;
+	char *buf;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) < 0)
+		return -errno;
+	if (!S_ISREG(st.st_mode) || st.st_uid != geteuid() ||
+	    (st.st_mode & 022))
+		return -EPERM;
+	if ((uint64_t)st.st_size > max)
+		return -E2BIG;
+	buf = alloc(ctx, (size_t)st.st_size + 1);
+	if (!buf)
+		return -ENOMEM;
+	/* Read one byte more than its size to notice a file that grew. */
+	while (got <= (size_t)st.st_size) {
+		ssize_t n = read(fd, buf + got, (size_t)st.st_size + 1 - got);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		if (n == 0)
+			break;
+		got += (size_t)n;
+	}
+	if (got != (size_t)st.st_size)
+		return -EAGAIN;
+	*ret = buf;
+	*len = got;
+	return 0;
+}
+
+/* The cache directory and, when missing, the one above it. */
+static void make_dirs(const char *path)
+{
+	char dir[PATH_MAX], *slash;
+
+	if (snprintf(dir, sizeof(dir), "%s", path) >= (int)sizeof(dir))
+		return;
+	slash = strrchr(dir, '/');
+	if (!slash || slash == dir)
+		return;
+	*slash = 0;
+	if (mkdir(dir, 0700) == 0 || errno != ENOENT)
+		return;
+	slash = strrchr(dir, '/');
+	if (!slash || slash == dir)
+		return;
+	*slash = 0;
+	(void)mkdir(dir, 0700);
+	*slash = '/';
+	(void)mkdir(dir, 0700);
+}
+
+int cache_write(const char *path, const void *buf, size_t len)
+{
+	char tmp[PATH_MAX];
+	size_t off = 0;
+	int fd, r = 0;
+
+	make_dirs(path);
+	if (snprintf(tmp, sizeof(tmp), "%s.%d.tmp", path, (int)getpid()) >=
+	    (int)sizeof(tmp))
+		return -ENAMETOOLONG;
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW,
+		  0600);
+	if (fd < 0)
+		return -errno;
+	while (off < len && r == 0) {
+		ssize_t w = write(fd, (const char *)buf + off, len - off);
+
+		if (w < 0 && errno != EINTR)
+			r = -errno;
+		else if (w > 0)
+			off += (size_t)w;
+	}
+	if (close(fd) < 0 && r == 0)
+		r = -errno;
+	if (r == 0 && rename(tmp, path) < 0)
+		r = -errno;
+	if (r < 0)
+		unlink(tmp);
+	return r;
+}
