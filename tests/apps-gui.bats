@@ -80,17 +80,6 @@ teardown() {
 # ---------------------------------------------------------------------------
 # Helpers
 
-show_run() {
-	printf 'status: %s\n--- stdout:\n%s\n--- stderr:\n%s\n---\n' \
-		"$status" "$output" "${stderr-}" >&2
-}
-
-expect_status() {
-	[[ $status -eq $1 ]] && return 0
-	show_run
-	fail "expected exit status $1, got $status"
-}
-
 need_commands() {
 	local c
 	for c; do

@@ -313,21 +313,6 @@ closed_port() {
 # ---------------------------------------------------------------------------
 # Checks
 
-show_run() {
-	printf 'status: %s\n--- stdout:\n%s\n--- stderr:\n%s\n---\n' \
-		"$status" "$output" "${stderr-}" >&2
-	if [[ -s $LOG ]]; then
-		printf -- '--- log:\n' >&2
-		tail -n 20 "$LOG" >&2
-	fi
-}
-
-expect_status() {
-	[[ $status -eq $1 ]] && return 0
-	show_run
-	fail "expected exit status $1, got $status"
-}
-
 # clean: the last run printed no fbac line on stderr and logged no event.
 clean() {
 	local l

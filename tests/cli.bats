@@ -30,19 +30,6 @@ use_cli_library() {
 	export FBAC_DATADIR=$CLI/lib
 }
 
-# show_run: the status and both outputs of the last `run`, for a failure.
-show_run() {
-	printf 'status: %s\n--- stdout:\n%s\n--- stderr:\n%s\n---\n' \
-		"$status" "$output" "${stderr-}" >&2
-}
-
-# expect_status N: the last run exited N.
-expect_status() {
-	[[ $status -eq $1 ]] && return 0
-	show_run
-	fail "expected exit status $1, got $status"
-}
-
 # has_line TEXT: TEXT is a whole line of stdout.
 has_line() {
 	local l

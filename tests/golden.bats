@@ -50,12 +50,6 @@ expectation() {
 	printf '%s\n' "${first#'# expect: '}"
 }
 
-# show_run: the status and both outputs of the last `run`, for a failure.
-show_run() {
-	printf 'status: %s\n--- stdout:\n%s\n--- stderr:\n%s\n---\n' \
-		"$status" "$output" "$stderr" >&2
-}
-
 # check_invalid NAME: fbac check tests/fixtures/invalid/NAME.yaml exits 1
 # and prints the fixture's expectation as a line of stderr.
 check_invalid() {

@@ -275,3 +275,21 @@ fbac_teardown() {
 teardown() {
 	fbac_teardown
 }
+
+# show_run: print the last run's status, stdout, stderr (and the tail of
+# $LOG, the suite's event log, when there is one).
+show_run() {
+	printf 'status: %s\n--- stdout:\n%s\n--- stderr:\n%s\n---\n' \
+		"$status" "$output" "${stderr-}" >&2
+	if [[ -n ${LOG-} && -s $LOG ]]; then
+		printf -- '--- log:\n' >&2
+		tail -n 20 "$LOG" >&2
+	fi
+}
+
+# expect_status N: the last run exited N (else show it and fail).
+expect_status() {
+	[[ $status -eq $1 ]] && return 0
+	show_run
+	fail "expected exit status $1, got $status"
+}

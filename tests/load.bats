@@ -72,18 +72,6 @@ confine() {
 	SANDBOX=("$FBAC_RUN" --as Load_System --as Load_Work -D "Load_Work.dirs=$1")
 }
 
-show_run() {
-	printf 'status: %s\n--- stdout:\n%s\n--- stderr:\n%s\n---\n' \
-		"$status" "$output" "${stderr-}" >&2
-}
-
-# expect_status N: the last run exited N.
-expect_status() {
-	[[ $status -eq $1 ]] && return 0
-	show_run
-	fail "expected exit status $1, got $status"
-}
-
 # need_commands CMD...: skip (fail with FBAC_MUST_WORK=1) unless all exist.
 need_commands() {
 	local c

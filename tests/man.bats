@@ -19,17 +19,6 @@ PAGE=$REPO/man/fbac-functionalities.7
 CLI_LIB=$REPO/tests/fixtures/cli/lib
 MAN_LIB=$REPO/tests/fixtures/man/lib
 
-show_run() {
-	printf 'status: %s\n--- stdout:\n%s\n--- stderr:\n%s\n---\n' \
-		"$status" "$output" "${stderr-}" >&2
-}
-
-expect_status() {
-	[[ $status -eq $1 ]] && return 0
-	show_run
-	fail "expected exit status $1, got $status"
-}
-
 # has_err_line TEXT: TEXT is a whole line of stderr.
 has_err_line() {
 	local l

@@ -173,22 +173,6 @@ free_port() {
 # ---------------------------------------------------------------------------
 # Checks
 
-show_run() {
-	printf 'status: %s\n--- stdout:\n%s\n--- stderr:\n%s\n---\n' \
-		"$status" "$output" "${stderr-}" >&2
-	if [[ -s $LOG ]]; then
-		printf -- '--- log:\n' >&2
-		tail -n 20 "$LOG" >&2
-	fi
-}
-
-# expect_status N: the last run exited N.
-expect_status() {
-	[[ $status -eq $1 ]] && return 0
-	show_run
-	fail "expected exit status $1, got $status"
-}
-
 # out_has TEXT / err_has TEXT: stdout / stderr contains TEXT.
 out_has() {
 	[[ $output == *"$1"* ]] && return 0
