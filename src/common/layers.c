@@ -156,8 +156,20 @@ static int load_layer(struct layers *l, enum fbac_layer_kind kind,
 			     FBAC_MAX_LAYERS);
 		return report(l, r, &d) == -ENOMEM ? -ENOMEM : 0;
 	}
-	if (S_ISDIR(st.st_mode))
+	if (S_ISDIR(st.st_mode)) {
+		const char *const *walked;
+		size_t n;
+
+		/* The library directory: as prefetch found it, not walked again. */
+		if (kind != FBAC_LAYER_ADMIN &&
+		    (walked = prefetch_walk(l->prefetch, dir, &n))) {
+			for (size_t i = 0; i < n; i++)
+				if ((r = load_file(l, walked[i], false)) < 0)
+					return r;
+			return 0;
+		}
 		return load_dir(l, dir, kind == FBAC_LAYER_ADMIN, 0);
+	}
 	return load_file(l, dir, kind == FBAC_LAYER_ADMIN);
 }
 

@@ -35,6 +35,9 @@ struct prefetch {
 	size_t n, cap;
 	size_t next;   /* the next file a worker takes (atomic) */
 	size_t cursor; /* where the loader's next lookup starts */
+	char *dir;     /* what was walked */
+	const char **paths; /* the files found, in order (v[i].path) */
+	bool partial;  /* the walk met a problem: the loader walks again */
 	struct prefetch_stats stats;
 	struct fbac_parsed cached; /* what prefetch_get gives for a cached file */
 };
@@ -94,11 +97,15 @@ static int collect(struct prefetch *pf, const char *dir, unsigned depth)
 	struct dirent **list = NULL;
 	int n, r = 0;
 
-	if (depth > FBAC_MAX_DIR_DEPTH)
+	if (depth > FBAC_MAX_DIR_DEPTH) {
+		pf->partial = true;
 		return 0;
+	}
 	n = scandir(dir, &list, visible, alphasort);
-	if (n < 0)
+	if (n < 0) {
+		pf->partial = true;
 		return 0;
+	}
 	for (int i = 0; i < n; i++) {
 		const char *name = list[i]->d_name;
 		size_t len = strlen(name);
@@ -117,7 +124,11 @@ static int collect(struct prefetch *pf, const char *dir, unsigned depth)
 		free(list[i]);
 	}
 	free(list);
-	return r == -E2BIG ? 0 : r;
+	if (r == -E2BIG) {
+		pf->partial = true;
+		return 0;
+	}
+	return r;
 }
 
 static void *work(void *arg)
@@ -240,11 +251,19 @@ int prefetch_dir(struct fbac_library *lib, const char *dir,
 	*out = NULL;
 	if (!pf)
 		return -ENOMEM;
+	pf->dir = strdup(dir);
+	if (!pf->dir)
+		return -ENOMEM;
 	if ((r = collect(pf, dir, 0)) < 0)
 		return r;
 	pf->stats.files = pf->n;
 	if (pf->n == 0)
 		return 0;
+	pf->paths = malloc(pf->n * sizeof(*pf->paths));
+	if (!pf->paths)
+		return -ENOMEM;
+	for (size_t i = 0; i < pf->n; i++)
+		pf->paths[i] = pf->v[i].path;
 	if (cache && cache_key(key) < 0)
 		cache = NULL;
 	if (cache)
@@ -313,9 +332,20 @@ const struct fbac_parsed *prefetch_get(struct prefetch *pf, const char *path)
 	return NULL;
 }
 
+const char *const *prefetch_walk(const struct prefetch *pf, const char *dir,
+				 size_t *n)
+{
+	if (!pf || pf->partial || strcmp(pf->dir, dir))
+		return NULL;
+	*n = pf->n;
+	return pf->paths;
+}
+
 struct prefetch *prefetch_free(struct prefetch *pf)
 {
 	if (pf) {
+		free(pf->dir);
+		free(pf->paths);
 		for (size_t i = 0; i < pf->n; i++)
 			free(pf->v[i].path);
 		free(pf->v);

@@ -41,6 +41,15 @@ struct prefetch_stats prefetch_stats(const struct prefetch *pf);
 /* What was parsed for path (the loader's own spelling of it), or NULL. */
 const struct fbac_parsed *prefetch_get(struct prefetch *pf, const char *path);
 
+/*
+ * The files found under dir, in the loader's order, when the walk met
+ * nothing the loader would report (a directory it could not read, one
+ * nested too deep, too many files); else NULL: the loader walks again
+ * and says what it finds.
+ */
+const char *const *prefetch_walk(const struct prefetch *pf, const char *dir,
+				 size_t *n);
+
 struct prefetch *prefetch_free(struct prefetch *pf);
 DEFINE_TRIVIAL_CLEANUP_FUNC(struct prefetch *, prefetch_free)
 

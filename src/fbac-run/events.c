@@ -5,6 +5,7 @@
  * JSON line per decision in the log file.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
@@ -54,15 +55,28 @@ static bool seen_before(const char *key)
 	return false;
 }
 
+/* The caller's executable; else (its exe is not ours to read, as before
+ * the program's exec, when it still shares our memory) its command name. */
 static void exe_of(pid_t tid, char *buf, size_t size)
 {
 	char link[64];
 	ssize_t n;
+	int fd;
 
 	snprintf(link, sizeof(link), "/proc/%d/exe", (int)tid);
 	n = readlink(link, buf, size - 1);
-	if (n < 0)
+	if (n < 0) {
 		n = 0;
+		snprintf(link, sizeof(link), "/proc/%d/comm", (int)tid);
+		fd = open(link, O_RDONLY | O_CLOEXEC);
+		if (fd >= 0) {
+			n = read(fd, buf, size - 1);
+			n = n < 0 ? 0 : n;
+			if (n > 0 && buf[n - 1] == '\n')
+				n--;
+			close(fd);
+		}
+	}
 	buf[n] = 0;
 }
 

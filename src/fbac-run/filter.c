@@ -93,14 +93,10 @@ static int rule(scmp_filter_ctx ctx, uint32_t action, const char *name)
 	return 0;
 }
 
-#ifndef SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV
-#define SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV (1UL << 5) /* 5.19 */
-#endif
-
 /*
  * Export the program and load it ourselves rather than with
- * seccomp_load(): libseccomp 2.5 cannot ask for WAIT_KILLABLE_RECV (see
- * filter_install).
+ * seccomp_load(): libseccomp 2.5 cannot ask for WAIT_KILLABLE_RECV (the
+ * child loads it: launch.c).
  */
 static int export_prog(scmp_filter_ctx ctx, struct filter_prog *p)
 {
@@ -127,29 +123,6 @@ static int export_prog(scmp_filter_ctx ctx, struct filter_prog *p)
 	p->len = (unsigned short)(st.st_size / (off_t)sizeof(*insns));
 	p->insns = TAKE_PTR(insns);
 	return 0;
-}
-
-/*
- * With WAIT_KILLABLE_RECV, once the supervisor has received a call, only a
- * fatal signal interrupts the program's wait, so the answer we write into
- * its memory (a stat buffer) can never land after it has moved on and
- * reused that memory.
- */
-int filter_install(const struct filter_prog *p)
-{
-	struct sock_fprog prog = { .len = p->len, .filter = p->insns };
-	int fd;
-
-	if (!p->insns)
-		return -EINVAL;
-	fd = (int)syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER,
-			  SECCOMP_FILTER_FLAG_NEW_LISTENER |
-				  SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV,
-			  &prog);
-	if (fd < 0 && errno == EINVAL) /* before 5.19: interruptible waits */
-		fd = (int)syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER,
-				  SECCOMP_FILTER_FLAG_NEW_LISTENER, &prog);
-	return fd < 0 ? -errno : fd;
 }
 
 void filter_prog_free(struct filter_prog *p)

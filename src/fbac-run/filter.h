@@ -27,15 +27,6 @@ int filter_build(struct filter_prog *p);
 void filter_prog_free(struct filter_prog *p);
 
 /*
- * Load a built filter on the calling thread, by one seccomp(2) call (no
- * allocation: fine in the child of a threaded parent).
- * Return: the notification listener fd, or -errno (not logged). Must be
- * called after no_new_privs; nothing after it may use a notified syscall
- * before the supervisor holds the listener.
- */
-int filter_install(const struct filter_prog *p);
-
-/*
  * The filter from the cache file (cache.h) when it is there and was
  * written by this executable, for this libseccomp and this kind of user
  * (root's differs); otherwise filter_build on a thread of its own, and

@@ -5,17 +5,28 @@
  * then wait until we hold its listener, and exec. The parent takes the
  * listener with pidfd_getfd, so the child never needs a notified call
  * (sendmsg would be) between loading the filter and exec.
+ *
+ * The child shares our memory until it execs (CLONE_VM, on a stack of its
+ * own), so that starting it copies no page tables and its exec has no
+ * copy of ours to tear down. It therefore runs on raw system calls only:
+ * no allocation, no lock, no errno (that is our thread's), no handler of
+ * ours (every signal stays blocked until the dispositions are reset).
  */
 #include "launch.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/capability.h>
 #include <linux/close_range.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <stdint.h>
 #include <string.h>
 #include <sys/capability.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -24,6 +35,10 @@
 #include "filter.h"
 #include "landlock.h"
 #include "output.h"
+
+#ifndef SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV
+#define SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV (1UL << 5) /* 5.19 */
+#endif
 
 extern char **environ;
 
@@ -49,45 +64,113 @@ void launch_save_signals(struct launch *l)
 	sigprocmask(SIG_BLOCK, NULL, &l->saved_mask);
 }
 
-static void child_fail(int errpipe, int err, int status)
+/* Code the child runs: the sanitizers keep per-thread state (ours). */
+#define CHILD_CODE __attribute__((no_sanitize_address, no_sanitize_undefined))
+
+/* A system call that returns -errno and leaves errno alone. */
+CHILD_CODE static long raw(long nr, long a, long b, long c, long d, long e)
 {
-	(void)!write(errpipe, &err, sizeof(err));
-	_exit(status);
+#ifdef __x86_64__
+	register long r10 __asm__("r10") = d;
+	register long r8 __asm__("r8") = e;
+	long ret;
+
+	__asm__ volatile("syscall"
+			 : "=a"(ret)
+			 : "a"(nr), "D"(a), "S"(b), "d"(c), "r"(r10), "r"(r8)
+			 : "rcx", "r11", "memory");
+	return ret;
+#else
+	/* Elsewhere through the C library: errno is then written on failure
+	 * (ours, shared): the child fails at once after such a call. */
+	long ret = syscall(nr, a, b, c, d, e);
+
+	return ret < 0 ? -errno : ret;
+#endif
+}
+
+CHILD_CODE static void child_exit(int status)
+{
+	for (;;)
+		raw(SYS_exit_group, status, 0, 0, 0, 0);
+}
+
+CHILD_CODE static void child_fail(int errpipe, long err, int status)
+{
+	int e = (int)-err;
+
+	raw(SYS_write, errpipe, (long)&e, sizeof(e), 0, 0);
+	child_exit(status);
+}
+
+/* Empty the ambient and bounding sets, in system calls alone. */
+CHILD_CODE static long drop_bounding(void)
+{
+	long r;
+
+	r = raw(SYS_prctl, PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0);
+	if (r < 0 && r != -EINVAL)
+		return r;
+	for (long v = 0; v < 64; v++) {
+		r = raw(SYS_prctl, PR_CAPBSET_READ, v, 0, 0, 0);
+		if (r < 0)
+			break; /* past the last capability this kernel has */
+		if (r > 0 && (r = raw(SYS_prctl, PR_CAPBSET_DROP, v, 0, 0, 0)) < 0 &&
+		    r != -EPERM)
+			return r;
+	}
+	return 0;
 }
 
 int drop_capabilities(void)
 {
 	cap_t none;
-	int r = 0;
+	long r;
 
 	/* Root keeps its uid but loses every capability, for good. */
-	if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) < 0 &&
-	    errno != EINVAL)
-		return -errno;
-	for (cap_value_t v = 0; v <= CAP_LAST_CAP; v++)
-		if (prctl(PR_CAPBSET_READ, v, 0, 0, 0) > 0 &&
-		    prctl(PR_CAPBSET_DROP, v, 0, 0, 0) < 0 && errno != EPERM)
-			return -errno;
+	if ((r = drop_bounding()) < 0)
+		return (int)r;
 	none = cap_init();
 	if (!none)
 		return -ENOMEM;
-	if (cap_set_proc(none) < 0)
-		r = -errno;
+	r = cap_set_proc(none) < 0 ? -errno : 0;
 	cap_free(none);
-	return r;
+	return (int)r;
 }
 
-static void child(struct launch *l, pid_t parent, int syncw, int gor,
-		  int errw)
+/* drop_capabilities without libcap (which allocates): for the child. */
+CHILD_CODE static long raw_drop_capabilities(void)
 {
-	int listener, r;
+	struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
+	struct __user_cap_data_struct none[2] = { { 0 } };
+	long r = drop_bounding();
+
+	return r < 0 ? r : raw(SYS_capset, (long)&h, (long)none, 0, 0, 0);
+}
+
+struct child_args {
+	const struct launch *l;
+	pid_t parent;
+	int syncw, gor, errw;
+};
+
+CHILD_CODE static int child(void *arg)
+{
+	/* Our own copy: launch_start's frame is gone once we are told to go. */
+	const struct child_args args = *(const struct child_args *)arg,
+				*a = &args;
+	const struct launch *l = a->l;
+	struct sock_fprog prog = { .len = l->filter->len,
+				   .filter = l->filter->insns };
+	uint64_t mask;
+	long listener, r;
 	char go;
 
-	if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != parent)
-		_exit(125);
+	if ((r = raw(SYS_prctl, PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0)) < 0 ||
+	    raw(SYS_getppid, 0, 0, 0, 0, 0) != a->parent)
+		child_exit(125);
 	/* The program gets the signal state fbac-run was started with, not
-	 * the one the supervisor and the C library set up for themselves.
-	 * The raw call: glibc's sigaction refuses its own signals. */
+	 * the one the supervisor and the C library set up for themselves. */
 	for (int sig = 1; sig <= 64; sig++) {
 		struct kernel_sigaction ka = {
 			.handler = (l->saved_ignored >> (sig - 1)) & 1 ? SIG_IGN :
@@ -96,36 +179,62 @@ static void child(struct launch *l, pid_t parent, int syncw, int gor,
 
 		if (sig == SIGKILL || sig == SIGSTOP)
 			continue;
-		if (syscall(SYS_rt_sigaction, sig, &ka, NULL, 8) < 0)
-			child_fail(errw, errno, 125);
+		if ((r = raw(SYS_rt_sigaction, sig, (long)&ka, 0, 8, 0)) < 0)
+			child_fail(a->errw, r, 125);
 	}
-	if (sigprocmask(SIG_SETMASK, &l->saved_mask, NULL) < 0)
-		child_fail(errw, errno, 125);
+	__builtin_memcpy(&mask, &l->saved_mask, sizeof(mask));
+	if ((r = raw(SYS_rt_sigprocmask, SIG_SETMASK, (long)&mask, 0, 8, 0)) < 0)
+		child_fail(a->errw, r, 125);
 	/* Nothing inherited beyond stdio may reach the program. */
-	if (syscall(SYS_close_range, 3, ~0U, CLOSE_RANGE_CLOEXEC) < 0)
-		child_fail(errw, errno, 125);
-	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
-		child_fail(errw, errno, 125);
-	if ((r = drop_capabilities()) < 0)
-		child_fail(errw, -r, 125);
-	if ((r = landlock_restrict(l->rulesets, l->n_rulesets)) < 0)
-		child_fail(errw, -r, 125);
-	listener = filter_install(l->filter);
+	if ((r = raw(SYS_close_range, 3, ~0U, CLOSE_RANGE_CLOEXEC, 0, 0)) < 0)
+		child_fail(a->errw, r, 125);
+	if ((r = raw(SYS_prctl, PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)) < 0)
+		child_fail(a->errw, r, 125);
+	if ((r = raw_drop_capabilities()) < 0)
+		child_fail(a->errw, r, 125);
+	for (size_t i = 0; i < l->n_rulesets; i++)
+		if (l->rulesets[i] >= 0 &&
+		    (r = raw(SYS_landlock_restrict_self, l->rulesets[i], 0, 0, 0,
+			     0)) < 0)
+			child_fail(a->errw, r, 125);
+	/* With WAIT_KILLABLE_RECV, once the supervisor has received a call,
+	 * only a fatal signal interrupts the program's wait, so the answer
+	 * we write into its memory (a stat buffer) can never land after it
+	 * has moved on and reused that memory. Before 5.19: without. */
+	listener = raw(SYS_seccomp, SECCOMP_SET_MODE_FILTER,
+		       SECCOMP_FILTER_FLAG_NEW_LISTENER |
+			       SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV,
+		       (long)&prog, 0, 0);
+	if (listener == -EINVAL)
+		listener = raw(SYS_seccomp, SECCOMP_SET_MODE_FILTER,
+			       SECCOMP_FILTER_FLAG_NEW_LISTENER, (long)&prog, 0,
+			       0);
 	if (listener < 0)
-		child_fail(errw, -listener, 125);
+		child_fail(a->errw, listener, 125);
 	/* From here on: no notified syscall until the parent has it. */
-	if (write(syncw, &listener, sizeof(listener)) != sizeof(listener))
-		_exit(125);
-	if (read(gor, &go, 1) != 1)
-		_exit(125);
-	close(listener);
-	execve(l->exe, l->argv, environ);
-	child_fail(errw, errno, errno == ENOENT ? 127 : 126);
+	{
+		int fd = (int)listener;
+
+		if (raw(SYS_write, a->syncw, (long)&fd, sizeof(fd), 0, 0) !=
+		    sizeof(fd))
+			child_exit(125);
+	}
+	if (raw(SYS_read, a->gor, (long)&go, 1, 0, 0) != 1)
+		child_exit(125);
+	raw(SYS_close, listener, 0, 0, 0, 0);
+	r = raw(SYS_execve, (long)l->exe, (long)l->argv, (long)environ, 0, 0);
+	child_fail(a->errw, r, r == -ENOENT ? 127 : 126);
+	return 0;
 }
+
+/* Enough for child() and the kernel's signal frames, which it never gets:
+ * every signal is blocked until it execs or exits. */
+#define CHILD_STACK (64 * 1024)
 
 int launch_start(struct launch *l)
 {
 	int syncp[2] = { -1, -1 }, gop[2] = { -1, -1 }, errp[2] = { -1, -1 };
+	struct child_args args;
 	pid_t parent = getpid(), pid;
 	sigset_t all, old;
 	int fd = -1, pidfd = -1, r = 0;
@@ -135,14 +244,25 @@ int launch_start(struct launch *l)
 		r = log_error(-errno, "cannot create pipes: %m");
 		goto out;
 	}
+	if (!l->filter || !l->filter->insns) {
+		r = log_error(-EINVAL, "no seccomp filter to load");
+		goto out;
+	}
+	l->stack = mmap(NULL, CHILD_STACK, PROT_READ | PROT_WRITE,
+			MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
+	if (l->stack == MAP_FAILED) {
+		l->stack = NULL;
+		r = log_error(-errno, "cannot map the child's stack: %m");
+		goto out;
+	}
+	args = (struct child_args){ l, parent, syncp[1], gop[0], errp[1] };
 	sigfillset(&all);
 	sigprocmask(SIG_BLOCK, &all, &old);
-	pid = fork();
-	if (pid == 0)
-		child(l, parent, syncp[1], gop[0], errp[1]);
+	pid = clone(child, (char *)l->stack + CHILD_STACK, CLONE_VM | SIGCHLD,
+		    &args);
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	if (pid < 0) {
-		r = log_error(-errno, "cannot fork: %m");
+		r = log_error(-errno, "cannot start the child: %m");
 		goto out;
 	}
 	l->pid = pid;
@@ -204,9 +324,23 @@ int launch_exec_error(struct launch *l)
 
 	if (l->exec_err_fd < 0)
 		return 0;
+	/* End of file: it exec'd (the pipe closes on exec), or it is gone. */
 	if (read(l->exec_err_fd, &err, sizeof(err)) != sizeof(err))
 		err = 0;
 	close(l->exec_err_fd);
 	l->exec_err_fd = -1;
 	return err;
+}
+
+void launch_done(struct launch *l)
+{
+	if (l->exec_err_fd >= 0) {
+		close(l->exec_err_fd);
+		l->exec_err_fd = -1;
+	}
+	/* Only once the child no longer runs on it: it exec'd or is reaped. */
+	if (l->stack) {
+		munmap(l->stack, CHILD_STACK);
+		l->stack = NULL;
+	}
 }

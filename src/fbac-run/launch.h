@@ -25,6 +25,7 @@ struct launch {
 	sigset_t saved_mask;
 	uint64_t saved_ignored;
 	/* out */
+	void *stack; /* the child's until it execs (launch_done unmaps it) */
 	pid_t pid;
 	int listener;
 	int exec_err_fd;   /* read end: an errno if exec failed */
@@ -41,10 +42,14 @@ int drop_capabilities(void);
  */
 void launch_save_signals(struct launch *l);
 
-/* Fork the child and take its listener. Return: 0 or -errno (logged). */
+/* Start the child (sharing our memory until it execs: see launch.c) and
+ * take its listener. Return: 0 or -errno (logged). */
 int launch_start(struct launch *l);
 
 /* After the child exec'd or failed: its exec errno, or 0. */
 int launch_exec_error(struct launch *l);
+
+/* Release what launch_start kept, once the child exec'd or was reaped. */
+void launch_done(struct launch *l);
 
 #endif

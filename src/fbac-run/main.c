@@ -425,6 +425,7 @@ static int run(struct options *o)
 	}
 	ret = exit_status(status);
 out:
+	launch_done(&la);
 	events_summary(&s);
 	if (s.log)
 		fclose(s.log);
