@@ -104,10 +104,13 @@ static int attach(struct builder *b, struct fbac_ynode *node,
 				    FBAC_MAX_YAML_VISITS);
 	parent->weight += node->weight;
 	if (parent->kind == FBAC_Y_SEQ) {
-		r = fbac_arena_grow(b->arena, (void **)&parent->items,
-				    &parent->cap, parent->n + 1, sizeof(node));
+		size_t cap = parent->cap;
+
+		r = fbac_arena_grow(b->arena, (void **)&parent->items, &cap,
+				    parent->n + 1, sizeof(node));
 		if (r < 0)
 			return r;
+		parent->cap = (uint32_t)cap;
 		parent->items[parent->n++] = node;
 		return 0;
 	}
@@ -123,16 +126,17 @@ static int attach(struct builder *b, struct fbac_ynode *node,
 					"duplicate key '%s' (first at line %u)",
 					node->value, parent->keys[i]->mark.line);
 		if (parent->n + 1 >= parent->cap) {
-			size_t cap = parent->cap;
+			size_t cap = parent->cap, icap = parent->cap;
+
 			r = fbac_arena_grow(b->arena, (void **)&parent->keys,
 					    &cap, parent->n + 2, sizeof(node));
 			if (r < 0)
 				return r;
 			r = fbac_arena_grow(b->arena, (void **)&parent->items,
-					    &parent->cap, parent->n + 2,
-					    sizeof(node));
+					    &icap, parent->n + 2, sizeof(node));
 			if (r < 0)
 				return r;
+			parent->cap = (uint32_t)icap;
 		}
 		parent->keys[parent->n] = node;
 		return 0;
@@ -249,7 +253,7 @@ static int handle_event(struct builder *b, const yaml_event_t *ev)
 			ev->data.scalar.length);
 		if (!node->value)
 			return -ENOMEM;
-		node->len = ev->data.scalar.length;
+		node->len = (uint32_t)ev->data.scalar.length;
 		node->plain = ev->data.scalar.style == YAML_PLAIN_SCALAR_STYLE;
 		r = add_anchor(b, ev->data.scalar.anchor, node);
 		return r < 0 ? r : attach(b, node, &node->mark);

@@ -10,6 +10,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "arena.h"
 #include "diag.h"
@@ -20,19 +21,21 @@ enum fbac_ynode_kind {
 	FBAC_Y_MAP,
 };
 
+/* 64 bytes: the library holds thousands (uint32_t counts: every limit in
+ * fbac-limits.h is far below 2^32). */
 struct fbac_ynode {
 	enum fbac_ynode_kind kind;
+	bool plain; /* unquoted: only plain scalars can be booleans or numbers */
 	struct fbac_mark mark;
 	/* Nodes this one stands for when expanded, aliases included. */
-	size_t weight;
+	uint32_t weight;
 	/* FBAC_Y_SCALAR */
+	uint32_t len;
 	const char *value;
-	size_t len;
-	bool plain; /* unquoted: only plain scalars can be booleans or numbers */
 	/* FBAC_Y_SEQ: items; FBAC_Y_MAP: keys[i] -> items[i] */
 	struct fbac_ynode **items;
 	struct fbac_ynode **keys;
-	size_t n, cap;
+	uint32_t n, cap;
 };
 
 struct fbac_ydoc {

@@ -424,7 +424,10 @@ static int get_node(struct in *in, struct fbac_arena *a, const char *file,
 		return -EBADMSG;
 	n->kind = (enum fbac_ynode_kind)kind;
 	if (n->kind == FBAC_Y_SCALAR) {
-		n->value = get_str(in, FBAC_MAX_SCALAR, &n->len);
+		size_t len = 0;
+
+		n->value = get_str(in, FBAC_MAX_SCALAR, &len);
+		n->len = (uint32_t)len;
 		n->plain = plain;
 		return in->bad ? -EBADMSG : 0;
 	}

@@ -260,7 +260,7 @@ static void test_aliases(void)
 	is_int(parse(big), 0, "141k expanded nodes are allowed");
 	ok(docs[0].root->weight > 100000 &&
 		   docs[0].root->weight <= FBAC_MAX_YAML_VISITS,
-	   "root weight counts the expansion (%zu)", docs[0].root->weight);
+	   "root weight counts the expansion (%u)", (unsigned)docs[0].root->weight);
 
 	/* The limit is per document (fbac-profile(5)): two such documents
 	 * in one file are fine. */
