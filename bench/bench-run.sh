@@ -42,7 +42,12 @@
 #   find        find /usr -xdev
 #   tar         tar -cf /dev/null /usr/include
 #   python      /usr/bin/python3 -c 'import email, json, http.client'
-#   startup     /bin/true (what launching costs)
+#   startup     /bin/true (what launching costs), the cache of parsed
+#               profiles and seccomp filter warm (every run after the first)
+#   startup-cold  the same with no usable cache (the first run, or a cache
+#               directory that cannot be written): fbac-run is started by
+#               env(1) with XDG_CACHE_HOME unwritable, so its column
+#               includes the exec of env(1), about as dear as `true`'s
 #
 # Environment: FBAC_BUILD (build directory, default build/), BENCH_RUNS
 # (timed runs per cell, default 5, at least 5 is sensible), BENCH_N,
@@ -200,6 +205,7 @@ workload tar "--as Archive_Manager --as Read_Only_Files -D Archive_Manager.sourc
 workload python "--as Script_Interpreter --as TLS_Certificates -D Script_Interpreter.projects=$WORK" \
 	"$PY" -c 'import email, json, http.client'
 workload startup "--as Text_Viewer -D Text_Viewer.files=$WORK" /bin/true
+workload startup-cold "--as Text_Viewer -D Text_Viewer.files=$WORK" /bin/true
 
 # ---------------------------------------------------------------- sandboxes
 MODES=(native fbac-run supervised strace bwrap firejail)
@@ -216,6 +222,9 @@ prefix() {
 	native) ;;
 	fbac-run | supervised)
 		p=("$FBAC_RUN" -q)
+		# No cache it could use or write: what a first run costs.
+		[[ $name != startup-cold ]] ||
+			p=(env XDG_CACHE_HOME=/proc/fbac-bench-no-cache "$FBAC_RUN" -q)
 		[[ $mode == fbac-run ]] || p+=(--supervise-all)
 		[[ -z $log ]] || p+=("--log=$log")
 		# shellcheck disable=SC2206 # the options are words
