@@ -4,7 +4,7 @@
 # fbac-run's cache ($XDG_CACHE_HOME/fbac): the parsed library and the
 # seccomp filter are taken from it while they are current, never when
 # they are stale, damaged or writable by others, and a confined program
-# cannot rewrite them. `-v` says where each came from:
+# cannot rewrite them. `-v` says at exit where each came from:
 #   fbac: library: N files, K of them from the cache 'PATH'[ (written)]
 #   fbac: seccomp filter: from the cache 'PATH' | built 'PATH'[ (written)]
 

@@ -101,33 +101,66 @@ static void make_dirs(const char *path)
 	(void)mkdir(dir, 0700);
 }
 
-int cache_write(const char *path, const void *buf, size_t len)
+int cache_begin(const char *path, struct cache_tmp *t)
 {
-	char tmp[PATH_MAX];
-	size_t off = 0;
-	int fd, r = 0;
-
+	*t = (struct cache_tmp){ .fd = -1, .path = path };
 	make_dirs(path);
-	if (snprintf(tmp, sizeof(tmp), "%s.%d.tmp", path, (int)getpid()) >=
-	    (int)sizeof(tmp))
+	if (snprintf(t->tmp, sizeof(t->tmp), "%s.%d.tmp", path,
+		     (int)getpid()) >= (int)sizeof(t->tmp))
 		return -ENAMETOOLONG;
-	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW,
-		  0600);
-	if (fd < 0)
-		return -errno;
+	t->fd = open(t->tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW,
+		     0600);
+	return t->fd < 0 ? -errno : 0;
+}
+
+int cache_commit(struct cache_tmp *t, const void *buf, size_t len)
+{
+	size_t off = 0;
+	int r = 0;
+
+	if (t->fd < 0)
+		return -EBADF;
 	while (off < len && r == 0) {
-		ssize_t w = write(fd, (const char *)buf + off, len - off);
+		ssize_t w = write(t->fd, (const char *)buf + off, len - off);
 
 		if (w < 0 && errno != EINTR)
 			r = -errno;
 		else if (w > 0)
 			off += (size_t)w;
 	}
-	if (close(fd) < 0 && r == 0)
+	if (close(t->fd) < 0 && r == 0)
 		r = -errno;
-	if (r == 0 && rename(tmp, path) < 0)
+	t->fd = -1;
+	if (r == 0 && rename(t->tmp, t->path) < 0)
 		r = -errno;
 	if (r < 0)
-		unlink(tmp);
+		unlink(t->tmp);
 	return r;
+}
+
+void cache_abort(struct cache_tmp *t)
+{
+	if (t->fd >= 0) {
+		close(t->fd);
+		t->fd = -1;
+		unlink(t->tmp);
+	}
+}
+
+int cache_write(const char *path,
+		int (*encode)(void *ctx, void **buf, size_t *len), void *ctx)
+{
+	_cleanup_free_ void *buf = NULL;
+	struct cache_tmp t;
+	size_t len = 0;
+	int r;
+
+	/* No encoding for a cache that cannot be written (a read-only home). */
+	if ((r = cache_begin(path, &t)) < 0)
+		return r;
+	if ((r = encode(ctx, &buf, &len)) < 0) {
+		cache_abort(&t);
+		return r;
+	}
+	return cache_commit(&t, buf, len);
 }

@@ -36,9 +36,27 @@ int cache_read(const char *path, size_t max,
 	       void *(*alloc)(void *ctx, size_t size), void *ctx, void **ret,
 	       size_t *len);
 
-/* Replace path with buf (mode 0600) by renaming a new file over it, making
- * the cache directory (0700) if needed: a reader sees the old file or the
- * new one. Return: 0 or -errno. */
-int cache_write(const char *path, const void *buf, size_t len);
+/*
+ * Replacing a cache file in two steps: cache_begin makes the cache
+ * directory (0700) if needed and a new file (0600) beside path;
+ * cache_commit writes it and renames it over path, so that a reader sees
+ * the old file or the new one (cache_abort removes it instead). Both
+ * steps must come before the caller confines itself with Landlock.
+ * Return: 0 or -errno.
+ */
+struct cache_tmp {
+	int fd;
+	const char *path;
+	char tmp[4096];
+};
+
+int cache_begin(const char *path, struct cache_tmp *t);
+int cache_commit(struct cache_tmp *t, const void *buf, size_t len);
+void cache_abort(struct cache_tmp *t);
+
+/* Both steps at once, the content from encode(ctx, &buf, &len) (buf
+ * malloc'd), called only once the new file could be made. */
+int cache_write(const char *path,
+		int (*encode)(void *ctx, void **buf, size_t *len), void *ctx);
 
 #endif

@@ -309,7 +309,6 @@ int layers_load(const struct layers_options *o, struct layers *out)
 			      l.cache_path[0] ? l.cache_path : NULL,
 			      &l.prefetch)) < 0)
 		goto fail;
-	l.library = prefetch_stats(l.prefetch);
 	if ((r = load_layer(&l, FBAC_LAYER_LIBRARY, "library", datadir,
 			    true)) < 0 ||
 	    (r = load_layer(&l, FBAC_LAYER_ADMIN, "admin", sysadmin, false)) <
@@ -330,7 +329,6 @@ int layers_load(const struct layers_options *o, struct layers *out)
 				    o->check_paths[i], true)) < 0)
 			goto fail;
 	}
-	l.prefetch = prefetch_free(l.prefetch);
 	r = fbac_library_link(l.lib, &d);
 	if (r == -ENOMEM)
 		goto fail;

@@ -38,8 +38,9 @@ struct layers {
 	struct fbac_env env, trusted_env;
 	unsigned errors; /* problems reported while loading */
 	size_t files;
-	struct prefetch *prefetch; /* the library layer, parsed ahead */
-	struct prefetch_stats library; /* how the library layer was read */
+	/* The library layer, parsed ahead (or cached); kept for
+	 * prefetch_store until layers_free. */
+	struct prefetch *prefetch;
 	char cache_path[4096];	       /* "" without a cache */
 };
 

@@ -36,6 +36,15 @@ struct prefetch {
 	size_t next;   /* the next file a worker takes (atomic) */
 	size_t cursor; /* where the loader's next lookup starts */
 	char *dir;     /* what was walked */
+	char *cache;   /* the cache file, or NULL */
+	uint64_t key[CACHE_KEY_WORDS];
+	/* prefetch_store_start/finish */
+	struct cache_tmp tmp;
+	bool storing, encoding;
+	pthread_t encoder;
+	void *encoded;
+	size_t encoded_len;
+	int encode_err;
 	const char **paths; /* the files found, in order (v[i].path) */
 	bool partial;  /* the walk met a problem: the loader walks again */
 	struct prefetch_stats stats;
@@ -209,14 +218,12 @@ static void use_cache(struct prefetch *pf, struct fbac_library *lib,
 		}
 }
 
-/* Write what parsed (cache_write: a reader sees the old or the new). */
-static int write_cache(struct prefetch *pf, const uint64_t *key,
-		       const char *path)
+/* What parsed, as a cache file (cache_write's encoder). */
+static int encode_cache(void *ctx, void **buf, size_t *len)
 {
+	struct prefetch *pf = ctx;
 	_cleanup_free_ struct fbac_ycache_file *files = NULL;
-	_cleanup_free_ void *buf = NULL;
-	size_t n = 0, len;
-	int r;
+	size_t n = 0;
 
 	files = calloc(pf->n ? pf->n : 1, sizeof(*files));
 	if (!files)
@@ -234,9 +241,52 @@ static int write_cache(struct prefetch *pf, const uint64_t *key,
 				p->parsed->n_docs
 			};
 	}
-	if ((r = fbac_ycache_encode(key, files, n, &buf, &len)) < 0)
-		return r;
-	return cache_write(path, buf, len);
+	return fbac_ycache_encode(pf->key, files, n, buf, len);
+}
+
+static void *encoder(void *arg)
+{
+	struct prefetch *pf = arg;
+
+	pf->encode_err = encode_cache(pf, &pf->encoded, &pf->encoded_len);
+	return NULL;
+}
+
+void prefetch_store_start(struct prefetch *pf)
+{
+	size_t parsed = 0;
+
+	if (!pf || !pf->cache)
+		return;
+	for (size_t i = 0; i < pf->n; i++)
+		if (!pf->v[i].cached && pf->v[i].done && pf->v[i].err == 0 &&
+		    pf->v[i].parsed->err == 0)
+			parsed++;
+	/* Rewritten when something parsed anew or the cache held more; not
+	 * encoded at all when it cannot be written. */
+	if ((!parsed && pf->stats.cache_entries == pf->stats.from_cache) ||
+	    cache_begin(pf->cache, &pf->tmp) < 0)
+		return;
+	pf->storing = true;
+	pf->encoding = pthread_create(&pf->encoder, NULL, encoder, pf) == 0;
+	if (!pf->encoding)
+		encoder(pf);
+}
+
+void prefetch_store_finish(struct prefetch *pf)
+{
+	if (!pf || !pf->storing)
+		return;
+	if (pf->encoding)
+		pthread_join(pf->encoder, NULL);
+	pf->encoding = pf->storing = false;
+	if (pf->encode_err < 0)
+		cache_abort(&pf->tmp);
+	else
+		pf->stats.cache_written = cache_commit(&pf->tmp, pf->encoded,
+						       pf->encoded_len) == 0;
+	free(pf->encoded);
+	pf->encoded = NULL;
 }
 
 int prefetch_dir(struct fbac_library *lib, const char *dir,
@@ -244,8 +294,7 @@ int prefetch_dir(struct fbac_library *lib, const char *dir,
 {
 	_cleanup_(prefetch_freep) struct prefetch *pf = calloc(1, sizeof(*pf));
 	struct worker w[FBAC_MAX_LOAD_THREADS] = { 0 };
-	uint64_t key[CACHE_KEY_WORDS];
-	size_t n_workers, parsed = 0;
+	size_t n_workers;
 	int r;
 
 	*out = NULL;
@@ -264,10 +313,10 @@ int prefetch_dir(struct fbac_library *lib, const char *dir,
 		return -ENOMEM;
 	for (size_t i = 0; i < pf->n; i++)
 		pf->paths[i] = pf->v[i].path;
-	if (cache && cache_key(key) < 0)
-		cache = NULL;
-	if (cache)
-		use_cache(pf, lib, key, cache);
+	if (cache && cache_key(pf->key) == 0 && !(pf->cache = strdup(cache)))
+		return -ENOMEM;
+	if (pf->cache)
+		use_cache(pf, lib, pf->key, pf->cache);
 	n_workers = workers_wanted(pf->n - pf->stats.from_cache);
 	if (n_workers > FBAC_MAX_LOAD_THREADS - lib->n_adopted)
 		n_workers = FBAC_MAX_LOAD_THREADS - lib->n_adopted;
@@ -291,13 +340,6 @@ int prefetch_dir(struct fbac_library *lib, const char *dir,
 	for (size_t i = 1; i < n_workers; i++)
 		if (w[i].started)
 			pthread_join(w[i].thread, NULL);
-	for (size_t i = 0; i < pf->n; i++)
-		if (!pf->v[i].cached && pf->v[i].done && pf->v[i].err == 0 &&
-		    pf->v[i].parsed->err == 0)
-			parsed++;
-	/* Rewritten when something parsed anew or the cache held more. */
-	if (cache && (parsed || pf->stats.cache_entries != pf->stats.from_cache))
-		pf->stats.cache_written = write_cache(pf, key, cache) == 0;
 	*out = TAKE_PTR(pf);
 	return 0;
 }
@@ -344,7 +386,9 @@ const char *const *prefetch_walk(const struct prefetch *pf, const char *dir,
 struct prefetch *prefetch_free(struct prefetch *pf)
 {
 	if (pf) {
+		prefetch_store_finish(pf);
 		free(pf->dir);
+		free(pf->cache);
 		free(pf->paths);
 		for (size_t i = 0; i < pf->n; i++)
 			free(pf->v[i].path);

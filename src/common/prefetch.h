@@ -28,7 +28,7 @@ struct prefetch_stats {
  * Find the .yaml files under dir as the loader walks it, take those that
  * have not changed from the cache file (NULL: none), and parse the rest
  * on up to FBAC_MAX_LOAD_THREADS threads, each into an arena that lib
- * adopts; then rewrite the cache if it was missing anything that parsed.
+ * adopts (prefetch_store writes the cache later).
  * Anything unusual (an unreadable directory or cache, a thread that does
  * not start) only means less is prefetched: the loader reports it.
  * Return: 0 with *out set (NULL when nothing was prefetched), or -ENOMEM.
@@ -37,6 +37,17 @@ int prefetch_dir(struct fbac_library *lib, const char *dir,
 		 const char *cache, struct prefetch **out);
 
 struct prefetch_stats prefetch_stats(const struct prefetch *pf);
+
+/*
+ * Rewrite the cache if it was missing anything that parsed: start makes
+ * the new file and encodes the parsed files on a thread of its own (the
+ * library they were loaded into is only read meanwhile); finish writes
+ * it into place (stats then say whether it was written), and must come
+ * before the caller confines itself with Landlock. A cache that cannot
+ * be written is no error: nothing is encoded then.
+ */
+void prefetch_store_start(struct prefetch *pf);
+void prefetch_store_finish(struct prefetch *pf);
 
 /* What was parsed for path (the loader's own spelling of it), or NULL. */
 const struct fbac_parsed *prefetch_get(struct prefetch *pf, const char *path);

@@ -274,8 +274,9 @@ static int filter_cache_load(const char *path, struct filter_prog *p)
 	return 0;
 }
 
-static int filter_cache_store(const char *path, const struct filter_prog *p)
+static int encode_filter(void *ctx, void **ret, size_t *len)
 {
+	const struct filter_prog *p = ctx;
 	size_t body = (size_t)p->len * sizeof(*p->insns);
 	_cleanup_free_ unsigned char *buf = malloc(sizeof(struct filter_cache_header) + body);
 	struct filter_cache_header h;
@@ -289,7 +290,17 @@ static int filter_cache_store(const char *path, const struct filter_prog *p)
 	h.checksum = fbac_checksum(p->insns, body);
 	memcpy(buf, &h, sizeof(h));
 	memcpy(buf + sizeof(h), p->insns, body);
-	return cache_write(path, buf, sizeof(h) + body);
+	*len = sizeof(h) + body;
+	*ret = TAKE_PTR(buf);
+	return 0;
+}
+
+void filter_job_store(struct filter_job *j)
+{
+	if (!j->err && j->prog.insns && !j->from_cache && j->cache[0] &&
+	    !j->cache_written)
+		j->cache_written =
+			cache_write(j->cache, encode_filter, &j->prog) == 0;
 }
 
 static void *filter_job_main(void *arg)
@@ -322,8 +333,6 @@ int filter_job_wait(struct filter_job *j)
 	} else if (!j->prog.insns && !j->err) {
 		j->err = filter_build(&j->prog);
 	}
-	if (!j->err && !j->from_cache && j->cache[0] && !j->cache_written)
-		j->cache_written = filter_cache_store(j->cache, &j->prog) == 0;
 	return j->err;
 }
 

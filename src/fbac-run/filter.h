@@ -30,7 +30,7 @@ void filter_prog_free(struct filter_prog *p);
  * The filter from the cache file (cache.h) when it is there and was
  * written by this executable, for this libseccomp and this kind of user
  * (root's differs); otherwise filter_build on a thread of its own, and
- * the cache written when it is waited for. Start it, then wait for it
+ * the cache written by filter_job_store. Start it, then wait for it
  * (which a scope-bound filter_job_done also does on every way out).
  */
 struct filter_job {
@@ -45,6 +45,9 @@ struct filter_job {
 void filter_job_start(struct filter_job *j, const char *cache);
 /* Return: 0 with j->prog built, or -errno (logged by the builder). */
 int filter_job_wait(struct filter_job *j);
+/* Write the cache file if the filter was built (fbac-run: once the
+ * program runs, off its start-up). */
+void filter_job_store(struct filter_job *j);
 void filter_job_done(struct filter_job *j);
 
 /* The name of a native syscall number (for messages), or "?". */

@@ -234,7 +234,7 @@ static void start_filter(void *ctx, const struct layers *l)
 static void print_cache_stats(const struct layers *l,
 			      const struct filter_job *f)
 {
-	const struct prefetch_stats *s = &l->library;
+	const struct prefetch_stats st = prefetch_stats(l->prefetch), *s = &st;
 
 	fprintf(stderr, "fbac: library: %zu files, %zu of them from the cache%s%s%s%s\n",
 		s->files, s->from_cache, l->cache_path[0] ? " '" : "",
@@ -308,6 +308,10 @@ static int run(struct options *o)
 			goto out;
 		}
 	}
+	/* What parsed is encoded for the cache meanwhile (next to nothing
+	 * once the cache is warm). */
+	if (!o->check)
+		prefetch_store_start(l.prefetch);
 	if (build_stack(o, &l, exe, grants, &st) < 0)
 		goto out;
 	if (st.n * 2 > FBAC_MAX_LAYERS) {
@@ -360,8 +364,10 @@ static int run(struct options *o)
 	 * ends before ours go. */
 	if (filter_job_wait(&filter) < 0)
 		goto out;
-	if (o->verbosity > 0)
-		print_cache_stats(&l, &filter);
+	/* The caches are written while we still may, and the encoder thread
+	 * ends before our capabilities go (they bind one thread at a time). */
+	filter_job_store(&filter);
+	prefetch_store_finish(l.prefetch);
 	/* What we do for the program, we do with no more authority than it
 	 * has: as root, no capability may lend it mknod or chown. */
 	if (drop_capabilities() < 0) {
@@ -426,6 +432,8 @@ static int run(struct options *o)
 	ret = exit_status(status);
 out:
 	launch_done(&la);
+	if (o->verbosity > 0 && l.lib && !o->check)
+		print_cache_stats(&l, &filter);
 	events_summary(&s);
 	if (s.log)
 		fclose(s.log);
