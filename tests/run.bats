@@ -1519,6 +1519,12 @@ print(os.read(master, 100).decode().split())" "$other" </dev/null
 	err_has ": the dynamic loader run as a program would run files that may only be read"
 	grep -q "\"object\": \"$ld\", \"decision\": \"deny\", \"reason\": \"the dynamic loader" "$LOG" ||
 		fail "no event: $(cat "$LOG")"
+	# As the command itself: refused in the exec of the child, which then
+	# still shares fbac-run's memory (its exe is not readable: its name is).
+	run --separate-stderr sandbox -- "$ld" /usr/bin/echo loaded
+	expect_status 126
+	[[ $output != *loaded* ]] || fail "the loader ran: $output"
+	err_has "fbac: denied file_execute '$ld' for fbac-run["
 	run --separate-stderr sandbox --mode=complain -- "$ld" /usr/bin/echo loaded
 	expect_status 0
 	[[ $output == loaded ]] || fail "complain: $output; $stderr"
