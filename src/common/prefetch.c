@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "fbac-limits.h"
@@ -45,6 +46,7 @@ struct prefetch {
 	void *encoded;
 	size_t encoded_len;
 	int encode_err;
+	uint64_t now_ns; /* when the cache is written (see racy) */
 	const char **paths; /* the files found, in order (v[i].path) */
 	bool partial;  /* the walk met a problem: the loader walks again */
 	struct prefetch_stats stats;
@@ -218,6 +220,20 @@ static void use_cache(struct prefetch *pf, struct fbac_library *lib,
 		}
 }
 
+/*
+ * A file changed within the last RACY_NS may change again within the
+ * same tick of the clock that stamps it, keeping its size: its identity
+ * would not tell the two versions apart. It is parsed again until it is
+ * older (as git treats a "racily clean" index entry).
+ */
+#define RACY_NS 1000000000ull
+
+static bool racy(const struct prefetch *pf, const struct fbac_file_id *id)
+{
+	return id->mtime_ns + RACY_NS > pf->now_ns ||
+	       id->ctime_ns + RACY_NS > pf->now_ns;
+}
+
 /* What parsed, as a cache file (cache_write's encoder). */
 static int encode_cache(void *ctx, void **buf, size_t *len)
 {
@@ -235,7 +251,8 @@ static int encode_cache(void *ctx, void **buf, size_t *len)
 			files[n++] = (struct fbac_ycache_file){
 				p->path, p->id, p->docs, p->n_docs
 			};
-		else if (p->done && p->err == 0 && p->parsed->err == 0)
+		else if (p->done && p->err == 0 && p->parsed->err == 0 &&
+			 !racy(pf, &p->id))
 			files[n++] = (struct fbac_ycache_file){
 				p->path, p->id, p->parsed->docs,
 				p->parsed->n_docs
@@ -256,8 +273,12 @@ void prefetch_store_start(struct prefetch *pf)
 {
 	size_t parsed = 0;
 
+	struct timespec now;
+
 	if (!pf || !pf->cache)
 		return;
+	clock_gettime(CLOCK_REALTIME, &now);
+	pf->now_ns = (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec;
 	for (size_t i = 0; i < pf->n; i++)
 		if (!pf->v[i].cached && pf->v[i].done && pf->v[i].err == 0 &&
 		    pf->v[i].parsed->err == 0)
