@@ -172,6 +172,30 @@ expect_library() {
 	[[ ! -e $HOME/.cache/moved && ! -e $CACHE/new ]] || fail "the cache directory was moved or written"
 }
 
+@test "no cache is made in a directory that is not the user's own (sudo without -H)" {
+	local mine=$HOME/.cache
+	if [[ $EUID -eq 0 ]]; then
+		# Root with another user's HOME: ~/.cache is that user's.
+		mkdir -p "$mine"
+		chown 65534:65534 "$mine"
+	else
+		# A user's XDG_CACHE_HOME under root's /tmp, not yet made.
+		mine=$BATS_TEST_TMPDIR/not-made-yet
+		export XDG_CACHE_HOME=/tmp/fbac-test-cache-$$/cache
+	fi
+	vrun true
+	expect_status 0
+	[[ $(library_line) == "fbac: library: $NFILES files, 0 of them from the cache '"*"'" ]] ||
+		fail "library: $(library_line)"
+	[[ ! -e $HOME/.cache/fbac && ! -e /tmp/fbac-test-cache-$$ ]] || fail "a cache was made"
+	# The user's own, once it is.
+	if [[ $EUID -eq 0 ]]; then
+		chown 0:0 "$mine"
+		vrun true
+		expect_library 0 " (written)"
+	fi
+}
+
 @test "unprivileged: the second run takes both from the cache" {
 	require_unprivileged
 	local uh

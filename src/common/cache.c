@@ -79,32 +79,54 @@ int cache_read(const char *path, size_t max,
 	return 0;
 }
 
-/* The cache directory and, when missing, the one above it. */
-static void make_dirs(const char *path)
+/* The directory part of path, into out ("/" for a top-level name). */
+static void parent_of(const char *path, char *out, size_t size)
 {
-	char dir[PATH_MAX], *slash;
+	const char *slash = strrchr(path, '/');
+	size_t n = slash && slash != path ? (size_t)(slash - path) : 1;
 
-	if (snprintf(dir, sizeof(dir), "%s", path) >= (int)sizeof(dir))
-		return;
-	slash = strrchr(dir, '/');
-	if (!slash || slash == dir)
-		return;
-	*slash = 0;
-	if (mkdir(dir, 0700) == 0 || errno != ENOENT)
-		return;
-	slash = strrchr(dir, '/');
-	if (!slash || slash == dir)
-		return;
-	*slash = 0;
-	(void)mkdir(dir, 0700);
-	*slash = '/';
-	(void)mkdir(dir, 0700);
+	snprintf(out, size, "%.*s", (int)n, slash ? path : "/");
+}
+
+/*
+ * The cache directory, made (0700) with the missing one above it; only
+ * below a directory of ours: root running with another user's HOME (sudo
+ * without -H) must not leave there files the user cannot replace.
+ */
+static int make_dirs(const char *path)
+{
+	char dirs[3][PATH_MAX]; /* the cache directory, its parent, theirs */
+	struct stat st;
+	int top;
+
+	if (strlen(path) >= PATH_MAX)
+		return -ENAMETOOLONG;
+	parent_of(path, dirs[0], sizeof(dirs[0]));
+	parent_of(dirs[0], dirs[1], sizeof(dirs[1]));
+	parent_of(dirs[1], dirs[2], sizeof(dirs[2]));
+	for (top = 0; top < 3; top++) {
+		if (lstat(dirs[top], &st) == 0)
+			break;
+		if (errno != ENOENT)
+			return -errno;
+	}
+	if (top == 3)
+		return -ENOENT;
+	if (!S_ISDIR(st.st_mode) || st.st_uid != geteuid())
+		return -EPERM;
+	for (int i = top - 1; i >= 0; i--)
+		if (mkdir(dirs[i], 0700) < 0 && errno != EEXIST)
+			return -errno;
+	return 0;
 }
 
 int cache_begin(const char *path, struct cache_tmp *t)
 {
+	int r;
+
 	*t = (struct cache_tmp){ .fd = -1, .path = path };
-	make_dirs(path);
+	if ((r = make_dirs(path)) < 0)
+		return r;
 	if (snprintf(t->tmp, sizeof(t->tmp), "%s.%d.tmp", path,
 		     (int)getpid()) >= (int)sizeof(t->tmp))
 		return -ENAMETOOLONG;
