@@ -248,17 +248,17 @@ int launch_start(struct launch *l)
 		r = log_error(-EINVAL, "no seccomp filter to load");
 		goto out;
 	}
-	l->stack = mmap(NULL, CHILD_STACK, PROT_READ | PROT_WRITE,
+	l->child_stack = mmap(NULL, CHILD_STACK, PROT_READ | PROT_WRITE,
 			MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
-	if (l->stack == MAP_FAILED) {
-		l->stack = NULL;
+	if (l->child_stack == MAP_FAILED) {
+		l->child_stack = NULL;
 		r = log_error(-errno, "cannot map the child's stack: %m");
 		goto out;
 	}
 	args = (struct child_args){ l, parent, syncp[1], gop[0], errp[1] };
 	sigfillset(&all);
 	sigprocmask(SIG_BLOCK, &all, &old);
-	pid = clone(child, (char *)l->stack + CHILD_STACK, CLONE_VM | SIGCHLD,
+	pid = clone(child, (char *)l->child_stack + CHILD_STACK, CLONE_VM | SIGCHLD,
 		    &args);
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	if (pid < 0) {
@@ -339,8 +339,8 @@ void launch_done(struct launch *l)
 		l->exec_err_fd = -1;
 	}
 	/* Only once the child no longer runs on it: it exec'd or is reaped. */
-	if (l->stack) {
-		munmap(l->stack, CHILD_STACK);
-		l->stack = NULL;
+	if (l->child_stack) {
+		munmap(l->child_stack, CHILD_STACK);
+		l->child_stack = NULL;
 	}
 }

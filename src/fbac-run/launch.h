@@ -25,7 +25,7 @@ struct launch {
 	sigset_t saved_mask;
 	uint64_t saved_ignored;
 	/* out */
-	void *stack; /* the child's until it execs (launch_done unmaps it) */
+	void *child_stack; /* its memory stack until it execs (launch_done unmaps it) */
 	pid_t pid;
 	int listener;
 	int exec_err_fd;   /* read end: an errno if exec failed */
