@@ -337,6 +337,15 @@ web_browser_firefox() {
 	run --separate-stderr timeout "$BROWSER_TIMEOUT" "$FBAC_RUN" --log "$LOG" \
 		firefox-esr --headless --screenshot "$HOME/Downloads/shot.png" \
 		"file://$HOME/Documents/page.html"
+	# About one CI run in six, Firefox exits 0 here without a picture and
+	# with the very stderr of a good run (sessions 3 and 4; never in 18
+	# runs by hand, 12 of them under load): once more, said in the log.
+	if [[ $status -eq 0 && ! -f $HOME/Downloads/shot.png ]]; then
+		note "firefox-esr exited 0 without its screenshot; once more"
+		run --separate-stderr timeout "$BROWSER_TIMEOUT" "$FBAC_RUN" --log "$LOG" \
+			firefox-esr --headless --screenshot "$HOME/Downloads/shot.png" \
+			"file://$HOME/Documents/page.html"
+	fi
 	expect_status 0
 	png_ok "$HOME/Downloads/shot.png" 2
 	denied_line network_outgoing "tcp:127.0.0.1:$port"
