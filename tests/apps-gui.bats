@@ -579,8 +579,9 @@ screen_colours() {
 	identify -format '%k' "$1"
 }
 
-# wait_drawn FILE: wait (30 s: a loaded 2-CPU machine is slow to start a
-# client) until the screen has more than one colour.
+# wait_drawn FILE [OUT]: wait (30 s: a loaded 2-CPU machine is slow to start a
+# client) until the screen has more than one colour; on failure show OUT,
+# what the program printed.
 wait_drawn() {
 	local c end=$((SECONDS + 30))
 	while :; do
@@ -589,6 +590,8 @@ wait_drawn() {
 		((SECONDS < end)) || break
 		sleep 0.2
 	done
+	# What the program said, and whether it still runs (a one-off seen in CI).
+	[[ -z ${2-} ]] || note "output of the program: $(cat "$2" 2>&1); processes: $(pgrep -a -f 'fbac-run|xeyes|xterm' | tr '\n' ';')"
 	fail "the screen stays blank ($c colours)"
 }
 
@@ -610,7 +613,7 @@ wait_drawn() {
 	bg_run "$BATS_TEST_TMPDIR/xeyes.out" timeout 30 "$FBAC_RUN" --log "$LOG" \
 		--as Basic_Runtime --as Graphical_X11 xeyes -display ":$DISPLAY_N" -geometry 300x200+10+10
 	local pid=$REPLY
-	wait_drawn "$BATS_TEST_TMPDIR/after.png"
+	wait_drawn "$BATS_TEST_TMPDIR/after.png" "$BATS_TEST_TMPDIR/xeyes.out"
 	kill -0 "$pid" 2>/dev/null || fail "xeyes exited: $(cat "$BATS_TEST_TMPDIR/xeyes.out")"
 	[[ -z $(denials "$LOG") ]] || fail "denials: $(denials "$LOG")"
 	[[ ! -s $BATS_TEST_TMPDIR/xeyes.out ]] || fail "xeyes printed: $(cat "$BATS_TEST_TMPDIR/xeyes.out")"

@@ -1490,7 +1490,13 @@ if pid == 0:
     os.write(c, b'child\n')
     os._exit(0)
 os.waitpid(pid, 0)
-print(os.read(master, 100).decode().split())" "$other" </dev/null
+# A pty hands data over to its master asynchronously: read until both came.
+import select, time
+got, end = b'', time.time() + 10
+while b'child' not in got and time.time() < end:
+    if select.select([master], [], [], 0.2)[0]:
+        got += os.read(master, 100)
+print(got.decode().split())" "$other" </dev/null
 	expect_status 0
 	[[ $output == $'read refused\nwrite refused\nboth refused\n[\'own\', \'child\']' ]] ||
 		fail "output: $output; stderr: $stderr"
