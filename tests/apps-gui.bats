@@ -556,19 +556,20 @@ CHROMIUM_NO_SANDBOX=(--no-sandbox --no-zygote)
 # start_xvfb: start Xvfb on a free display; DISPLAY_N is its number.
 start_xvfb() {
 	need_commands Xvfb xwd convert identify
-	local n i
-	for ((n = 90; n < 190; n++)); do
-		[[ -e /tmp/.X$n-lock || -e /tmp/.X11-unix/X$n ]] || break
-	done
-	Xvfb ":$n" -nolisten tcp -screen 0 640x480x24 </dev/null \
-		>/dev/null 2>"$BATS_TEST_TMPDIR/xvfb.log" 3>&- &
+	local out=$BATS_TEST_TMPDIR/xvfb.display i n=
+	# Xvfb picks a free display itself and writes its number once it
+	# accepts connections: no race with a server of an earlier test that
+	# is still going away with the same number.
+	Xvfb -displayfd 3 -nolisten tcp -screen 0 640x480x24 </dev/null \
+		>/dev/null 2>"$BATS_TEST_TMPDIR/xvfb.log" 3>"$out" &
 	track $!
 	disown $!
 	for ((i = 0; i < 200; i++)); do
-		[[ -S /tmp/.X11-unix/X$n ]] && xwd -root -display ":$n" >/dev/null 2>&1 && break
+		read -r n <"$out" 2>/dev/null && [[ $n =~ ^[0-9]+$ ]] && break
+		n=
 		sleep 0.05
 	done
-	((i < 200)) || fail "Xvfb :$n did not start: $(cat "$BATS_TEST_TMPDIR/xvfb.log")" || return
+	[[ -n $n ]] || fail "Xvfb did not start: $(cat "$BATS_TEST_TMPDIR/xvfb.log")" || return
 	DISPLAY_N=$n
 }
 

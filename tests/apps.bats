@@ -1814,26 +1814,23 @@ PY
 # DISPLAY_N is its number. teardown kills it.
 start_xvfb() {
 	need Xvfb /usr/bin/xwd /usr/bin/xdotool /usr/bin/convert-im6.q16
-	local n i pid
-	for ((n = 200; n < 300; n++)); do
-		[[ -e /tmp/.X$n-lock || -e /tmp/.X11-unix/X$n ]] && continue
-		Xvfb ":$n" -nolisten tcp -screen 0 640x480x24 </dev/null \
-			>"$BATS_TEST_TMPDIR/xvfb.log" 2>&1 3>&- &
-		pid=$!
-		disown "$pid"
-		printf '%s %s\n' "$pid" "$n" >"$BATS_TEST_TMPDIR/xvfb.pid"
-		for ((i = 0; i < 200; i++)); do
-			if [[ -S /tmp/.X11-unix/X$n ]] && xwd -root -display ":$n" >/dev/null 2>&1; then
-				DISPLAY_N=$n
-				return 0
-			fi
-			# Another server took the number first.
-			kill -0 "$pid" 2>/dev/null || break
-			sleep 0.05
-		done
-		stop_xvfb
+	local out=$BATS_TEST_TMPDIR/xvfb.display i n= pid
+	# Xvfb picks a free display itself and writes its number once it
+	# accepts connections: no race with a server of an earlier test that
+	# is still going away with the same number.
+	Xvfb -displayfd 3 -nolisten tcp -screen 0 640x480x24 </dev/null \
+		>"$BATS_TEST_TMPDIR/xvfb.log" 2>&1 3>"$out" &
+	pid=$!
+	disown "$pid"
+	for ((i = 0; i < 200; i++)); do
+		read -r n <"$out" 2>/dev/null && [[ $n =~ ^[0-9]+$ ]] && break
+		n=
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 0.05
 	done
-	fail "no Xvfb display could be started: $(cat "$BATS_TEST_TMPDIR/xvfb.log")"
+	printf '%s %s\n' "$pid" "${n:-none}" >"$BATS_TEST_TMPDIR/xvfb.pid"
+	[[ -n $n ]] || fail "no Xvfb display could be started: $(cat "$BATS_TEST_TMPDIR/xvfb.log")" || return
+	DISPLAY_N=$n
 }
 
 # stop_xvfb: end the Xvfb of start_xvfb (teardown calls it). SIGTERM, so
