@@ -20,8 +20,7 @@ int cache_key(uint64_t key[CACHE_KEY_WORDS])
 	key[0] = st.st_dev;
 	key[1] = st.st_ino;
 	key[2] = (uint64_t)st.st_size;
-	key[3] = (uint64_t)st.st_mtim.tv_sec * 1000000000u +
-		 (uint64_t)st.st_mtim.tv_nsec;
+	key[3] = cache_ns(&st.st_mtim);
 	return 0;
 }
 

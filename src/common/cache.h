@@ -13,10 +13,17 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 
 #include "env.h"
 
 #define CACHE_KEY_WORDS 4
+
+/* A time as nanoseconds: how the cache files store and compare times. */
+static inline uint64_t cache_ns(const struct timespec *t)
+{
+	return (uint64_t)t->tv_sec * 1000000000u + (uint64_t)t->tv_nsec;
+}
 
 /* The identity of the running executable (device, inode, size, mtime):
  * a rebuilt or upgraded fbac-run may compute differently. */

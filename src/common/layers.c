@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "cache.h"
+#include "checksum.h"
 #include "fbac-limits.h"
 #include "output.h"
 
@@ -239,13 +240,10 @@ static int build_envs(struct layers *l)
 /* One cache file per library directory, named by a hash of its name. */
 static void library_cache_path(struct layers *l, const char *datadir)
 {
-	uint64_t h = 0xcbf29ce484222325ull;
 	char name[64];
 
-	for (const char *p = datadir; *p; p++)
-		h = (h ^ (unsigned char)*p) * 0x100000001b3ull;
 	snprintf(name, sizeof(name), "library-%016llx.cache",
-		 (unsigned long long)h);
+		 (unsigned long long)fbac_checksum(datadir, strlen(datadir)));
 	if (cache_path(&l->env, name, l->cache_path, sizeof(l->cache_path)) <
 	    0)
 		l->cache_path[0] = 0;

@@ -66,10 +66,8 @@ static struct fbac_file_id file_id(const struct stat *st)
 		.dev = st->st_dev,
 		.ino = st->st_ino,
 		.size = (uint64_t)st->st_size,
-		.mtime_ns = (uint64_t)st->st_mtim.tv_sec * 1000000000u +
-			    (uint64_t)st->st_mtim.tv_nsec,
-		.ctime_ns = (uint64_t)st->st_ctim.tv_sec * 1000000000u +
-			    (uint64_t)st->st_ctim.tv_nsec,
+		.mtime_ns = cache_ns(&st->st_mtim),
+		.ctime_ns = cache_ns(&st->st_ctim),
 	};
 }
 
@@ -228,6 +226,12 @@ static void use_cache(struct prefetch *pf, struct fbac_library *lib,
  */
 #define RACY_NS 1000000000ull
 
+/* A file parsed here (not taken from the cache) without error. */
+static bool parsed_here(const struct prefetched *p)
+{
+	return !p->cached && p->done && p->err == 0 && p->parsed->err == 0;
+}
+
 static bool racy(const struct prefetch *pf, const struct fbac_file_id *id)
 {
 	return id->mtime_ns + RACY_NS > pf->now_ns ||
@@ -251,8 +255,7 @@ static int encode_cache(void *ctx, void **buf, size_t *len)
 			files[n++] = (struct fbac_ycache_file){
 				p->path, p->id, p->docs, p->n_docs
 			};
-		else if (p->done && p->err == 0 && p->parsed->err == 0 &&
-			 !racy(pf, &p->id))
+		else if (parsed_here(p) && !racy(pf, &p->id))
 			files[n++] = (struct fbac_ycache_file){
 				p->path, p->id, p->parsed->docs,
 				p->parsed->n_docs
@@ -271,18 +274,15 @@ static void *encoder(void *arg)
 
 void prefetch_store_start(struct prefetch *pf)
 {
-	size_t parsed = 0;
-
 	struct timespec now;
+	size_t parsed = 0;
 
 	if (!pf || !pf->cache)
 		return;
 	clock_gettime(CLOCK_REALTIME, &now);
-	pf->now_ns = (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec;
+	pf->now_ns = cache_ns(&now);
 	for (size_t i = 0; i < pf->n; i++)
-		if (!pf->v[i].cached && pf->v[i].done && pf->v[i].err == 0 &&
-		    pf->v[i].parsed->err == 0)
-			parsed++;
+		parsed += parsed_here(&pf->v[i]);
 	/* Rewritten when something parsed anew or the cache held more; not
 	 * encoded at all when it cannot be written. */
 	if ((!parsed && pf->stats.cache_entries == pf->stats.from_cache) ||

@@ -87,8 +87,9 @@ void landlock_close(int *fds, size_t n);
 
 /*
  * Restrict the calling thread with one domain per ruleset (-1: none), after
- * setting no_new_privs. Only system calls, no allocation: fine in the child
- * of a threaded parent. Return: 0 or -errno (not logged).
+ * setting no_new_privs: the supervisor's layers. (The child restricts itself
+ * with raw system calls of its own: it shares our memory and errno until
+ * its exec, see launch.c.) Return: 0 or -errno (not logged).
  */
 int landlock_restrict(const int *fds, size_t n);
 

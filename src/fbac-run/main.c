@@ -17,11 +17,11 @@
 
 #include "cache.h"
 #include "describe.h"
+#include "filter.h"
 #include "landlock.h"
 #include "launch.h"
 #include "layers.h"
 #include "output.h"
-#include "filter.h"
 #include "sup.h"
 
 enum {
