@@ -297,6 +297,41 @@ static int exec_glob(struct fbac_policy *p, const struct fbac_prule *pr,
 					 pr->pattern));
 }
 
+/* Index of the first path rule whose literal prefix is path[0..len). */
+static size_t lower_bound(const struct fbac_policy *p, const char *path,
+			  size_t len)
+{
+	size_t lo = 0, hi = p->n_prules;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct fbac_prule *r = &p->prules[mid];
+
+		if (cmp_prefix(r->pattern, r->plen, path, len) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* Index of the first protected path not before path (by strcmp). */
+static size_t protected_lower_bound(const struct fbac_policy *p,
+				    const char *path)
+{
+	size_t lo = 0, hi = p->n_protected;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (strcmp(p->protected[mid].path, path) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 /*
  * The carve-outs below dir from the operations in bits: denied rules for
  * any of them written at or below dir (a denial written above dir is
@@ -310,17 +345,23 @@ static int holes_below(struct fbac_policy *p, const char *dir, uint32_t bits,
 		       bool trees_ok, const char ***holes, size_t *n,
 		       bool *simple)
 {
-	size_t cap = 0;
+	size_t cap = 0, dlen = strlen(dir);
 	int r;
 
 	*holes = NULL;
 	*n = 0;
 	*simple = true;
-	for (size_t i = 0; i < p->n_prules; i++) {
+	/* Both lists are sorted: what lies below dir starts with dir, and
+	 * such entries are next to each other (once per kernel rule, this
+	 * was a scan of every rule). */
+	for (size_t i = lower_bound(p, dir, dlen);
+	     i < p->n_prules && p->prules[i].plen >= dlen &&
+	     !memcmp(p->prules[i].pattern, dir, dlen);
+	     i++) {
 		const struct fbac_prule *d = &p->prules[i];
 
 		if (!d->deny || !(d->ops & bits) ||
-		    !prefix_under(d->pattern, d->plen, dir, strlen(dir)))
+		    !prefix_under(d->pattern, d->plen, dir, dlen))
 			continue;
 		if (!d->literal && !(trees_ok && fbac_prule_is_tree(d)) &&
 		    !last_component_glob(d->pattern, d->plen))
@@ -331,7 +372,9 @@ static int holes_below(struct fbac_policy *p, const char *dir, uint32_t bits,
 			return r;
 		(*holes)[(*n)++] = d->pattern;
 	}
-	for (size_t i = 0; i < p->n_protected; i++) {
+	for (size_t i = protected_lower_bound(p, dir);
+	     i < p->n_protected && !strncmp(p->protected[i].path, dir, dlen);
+	     i++) {
 		const struct fbac_resolved_protected *pp = &p->protected[i];
 
 		if ((pp->allow & bits) == bits ||
@@ -761,24 +804,6 @@ int fbac_policy_compile(struct fbac_resolved **res, const char *name,
 		return r;
 	*ret = TAKE_PTR(p);
 	return 0;
-}
-
-/* Index of the first path rule whose literal prefix is path[0..len). */
-static size_t lower_bound(const struct fbac_policy *p, const char *path,
-			  size_t len)
-{
-	size_t lo = 0, hi = p->n_prules;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		const struct fbac_prule *r = &p->prules[mid];
-
-		if (cmp_prefix(r->pattern, r->plen, path, len) < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
 }
 
 /* The protected entry for exactly path[0..len), or NULL. */

@@ -755,6 +755,23 @@ content() {
 	}
 }
 
+@test "capabilities: the program holds none and cannot gain any; as root its bounding set is empty" {
+	run --separate-stderr sandbox -- grep -E '^(Cap(Inh|Prm|Eff|Bnd|Amb)|NoNewPrivs):' /proc/self/status
+	expect_status 0
+	local line bnd=
+	for line in "${lines[@]}"; do
+		case $line in
+		CapBnd:*) bnd=${line##*[[:space:]]} ;;
+		NoNewPrivs:*) [[ ${line##*[[:space:]]} == 1 ]] || { show_run; fail "no_new_privs is not set"; } ;;
+		*) [[ ${line##*[[:space:]]} =~ ^0+$ ]] || { show_run; fail "a capability is left: $line"; } ;;
+		esac
+	done
+	[[ -n $bnd && ${#lines[@]} -eq 6 ]] || { show_run; fail "missing lines"; }
+	if [[ $(id -u) == 0 ]]; then
+		[[ $bnd =~ ^0+$ ]] || { show_run; fail "root's bounding set is not empty: $bnd"; }
+	fi
+}
+
 @test "signals: SIGTERM to fbac-run reaches the program; fbac-run exits 143 promptly" {
 	sandbox_cmd -- sleep 30
 	"${SANDBOX[@]}" </dev/null >"$BATS_TEST_TMPDIR/out" 2>&1 3>&- &

@@ -17,7 +17,9 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "fbac-limits.h"
 #include "landlock.h"
+#include "macro.h"
 #include "path.h"
 
 /* Beyond these, what is not listed is simply not granted (fail closed). */
@@ -38,7 +40,7 @@ static int grant_add(struct landlock_grants *g, const char *path,
 		g->v = v;
 		g->cap = cap;
 	}
-	g->v[g->n] = (struct landlock_grant){ .access = access };
+	g->v[g->n] = (struct landlock_grant){ .access = access, .fd = -1 };
 	g->v[g->n].path = strdup(path);
 	if (!g->v[g->n].path)
 		return -ENOMEM;
@@ -123,25 +125,34 @@ static int expand_dir(const struct fbac_ll_expand *e, const char *dir,
 	return r;
 }
 
-/* A narrow rule on a path that is canonical (no symlink on the way). */
-static int narrow_rule(const struct fbac_ll_path *lp, struct landlock_grants *g)
+/* A narrow rule on a path that is canonical (no symlink on the way); the
+ * object stays open for the rule (up to *held of them in all). */
+static int narrow_rule(const struct fbac_ll_path *lp, struct landlock_grants *g,
+		       size_t *held)
 {
 	struct open_how how = { .flags = O_PATH | O_CLOEXEC | O_NOFOLLOW,
 				.resolve = RESOLVE_NO_SYMLINKS };
 	struct stat st;
-	int fd, r;
+	_cleanup_close_ int fd = -1;
+	int r;
 
 	fd = (int)syscall(SYS_openat2, AT_FDCWD, lp->path, &how, sizeof(how));
 	if (fd < 0)
 		return 0; /* missing, or reached through a symlink */
-	r = fstat(fd, &st) < 0 ? 0 : 1;
-	close(fd);
-	if (!r || S_ISLNK(st.st_mode))
+	if (fstat(fd, &st) < 0 || S_ISLNK(st.st_mode))
 		return 0;
 	/* A rule naming one object grants nothing below it. */
 	if (S_ISDIR(st.st_mode) && lp->literal_only)
 		return 0;
-	return grant_add(g, lp->path, lp->access, &st);
+	size_t n = g->n;
+
+	if ((r = grant_add(g, lp->path, lp->access, &st)) < 0)
+		return r;
+	if (g->n > n && *held < FBAC_MAX_HELD_FDS) {
+		g->v[g->n - 1].fd = TAKE_FD(fd);
+		++*held;
+	}
+	return 0;
 }
 
 static int cmp_grant(const void *a, const void *b)
@@ -152,6 +163,7 @@ static int cmp_grant(const void *a, const void *b)
 
 int landlock_expand(const struct fbac_stack *st, struct landlock_extra *extras)
 {
+	size_t held = 0;
 	int r;
 
 	for (size_t i = 0; i < st->n; i++) {
@@ -164,7 +176,8 @@ int landlock_expand(const struct fbac_stack *st, struct landlock_extra *extras)
 					    false, &x->exec)) < 0)
 				return r;
 		for (size_t k = 0; k < p->n_narrow; k++)
-			if ((r = narrow_rule(&p->narrow[k], &x->narrow)) < 0)
+			if ((r = narrow_rule(&p->narrow[k], &x->narrow,
+						&held)) < 0)
 				return r;
 		for (size_t k = 0; k < p->n_narrow_expand; k++)
 			if ((r = expand_dir(&p->narrow_expand[k],
@@ -178,8 +191,26 @@ int landlock_expand(const struct fbac_stack *st, struct landlock_extra *extras)
 	return 0;
 }
 
+static void grants_release(struct landlock_grants *g)
+{
+	for (size_t k = 0; k < g->n; k++)
+		if (g->v[k].fd >= 0) {
+			close(g->v[k].fd);
+			g->v[k].fd = -1;
+		}
+}
+
+void landlock_extra_release(struct landlock_extra *extras, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		grants_release(&extras[i].exec);
+		grants_release(&extras[i].narrow);
+	}
+}
+
 static void grants_free(struct landlock_grants *g)
 {
+	grants_release(g);
 	for (size_t k = 0; k < g->n; k++)
 		free(g->v[k].path);
 	free(g->v);

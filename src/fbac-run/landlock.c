@@ -102,12 +102,11 @@ void landlock_missing(const struct fbac_stack *st, int abi, char *buf,
 }
 
 /* A rule on the object fd holds: a non-directory takes file rights only. */
-static int add_rule_fd(int ruleset, int fd, const struct stat *st,
-		       uint64_t access)
+static int add_rule_fd(int ruleset, int fd, bool dir, uint64_t access)
 {
 	struct ll_path_beneath_attr pb = { 0 };
 
-	if (!S_ISDIR(st->st_mode))
+	if (!dir)
 		access &= LL_FILE_RIGHTS;
 	if (!access)
 		return 0;
@@ -143,9 +142,11 @@ static int add_path2(int sup, uint64_t sup_access, int prog,
 					~0ULL;
 
 		if (sup >= 0 && sup_access)
-			r = add_rule_fd(sup, fd, &st, sup_access & keep);
+			r = add_rule_fd(sup, fd, S_ISDIR(st.st_mode),
+					sup_access & keep);
 		if (r == 0 && prog >= 0 && prog_access)
-			r = add_rule_fd(prog, fd, &st, prog_access & keep);
+			r = add_rule_fd(prog, fd, S_ISDIR(st.st_mode),
+					prog_access & keep);
 	}
 	close(fd);
 	return r;
@@ -164,23 +165,26 @@ static int add_port(int ruleset, uint64_t access, uint16_t port)
 /*
  * A narrow rule on the object recorded at launch, or none: the
  * supervisor predicts the kernel's answer from that record, and must
- * never predict an allow the kernel would refuse.
+ * never predict an allow the kernel would refuse. The descriptor held
+ * since then is that object; one not held is opened again and must
+ * still be it. Either way it is closed here: it has served.
  */
-static int add_grant(int ruleset, const struct landlock_grant *g,
-		     uint64_t handled)
+static int add_grant(int ruleset, struct landlock_grant *g, uint64_t handled)
 {
 	struct open_how how = { .flags = O_PATH | O_CLOEXEC | O_NOFOLLOW,
 				.resolve = RESOLVE_NO_SYMLINKS };
+	_cleanup_close_ int fd = TAKE_FD(g->fd);
 	struct stat st;
-	int fd, r = 0;
 
+	if (fd >= 0)
+		return add_rule_fd(ruleset, fd, g->dir, g->access & handled);
 	fd = (int)syscall(SYS_openat2, AT_FDCWD, g->path, &how, sizeof(how));
 	if (fd < 0)
 		return 0; /* gone: nothing granted */
 	if (fstat(fd, &st) == 0 && st.st_dev == g->dev && st.st_ino == g->ino)
-		r = add_rule_fd(ruleset, fd, &st, g->access & handled);
-	close(fd);
-	return r;
+		return add_rule_fd(ruleset, fd, S_ISDIR(st.st_mode),
+				   g->access & handled);
+	return 0;
 }
 
 static int new_ruleset(const struct ll_ruleset_attr *attr, size_t size)
@@ -195,7 +199,7 @@ static int new_ruleset(const struct ll_ruleset_attr *attr, size_t size)
 /* Both rulesets of one stack entry: the supervisor's (sup) and the
  * program's own exact layer (prog, when prog_fd is not NULL). */
 static int prepare_one(const struct fbac_stack_entry *e, int abi,
-		       const struct landlock_extra *x, int *sup_fd,
+		       struct landlock_extra *x, int *sup_fd,
 		       int *prog_fd)
 {
 	const struct fbac_landlock_plan *p = &e->policy->ll;
@@ -297,7 +301,7 @@ static int prepare_one(const struct fbac_stack_entry *e, int abi,
 }
 
 int landlock_prepare(const struct fbac_stack *st, int abi,
-		     const struct landlock_extra *extras, int *sup_fds,
+		     struct landlock_extra *extras, int *sup_fds,
 		     int *prog_fds)
 {
 	int r;

@@ -64,6 +64,16 @@ void launch_save_signals(struct launch *l)
 	sigprocmask(SIG_BLOCK, NULL, &l->saved_mask);
 }
 
+void launch_ignore_signals(struct launch *l)
+{
+	static const int ours[] = { SIGINT, SIGQUIT, SIGPIPE };
+
+	for (size_t i = 0; i < sizeof(ours) / sizeof(ours[0]); i++) {
+		signal(ours[i], SIG_IGN);
+		l->ignored_here |= 1ULL << (ours[i] - 1);
+	}
+}
+
 /* Code the child runs: the sanitizers keep per-thread state (ours). */
 #define CHILD_CODE __attribute__((no_sanitize_address, no_sanitize_undefined))
 
@@ -103,49 +113,70 @@ CHILD_CODE static void child_fail(int errpipe, long err, int status)
 	child_exit(status);
 }
 
-/* Empty the ambient and bounding sets, in system calls alone. */
-CHILD_CODE static long drop_bounding(void)
+/*
+ * Empty the ambient and bounding sets. Dropping from the bounding set
+ * takes CAP_SETPCAP: without it (any user but root) the set cannot
+ * change, and no_new_privs already keeps an exec from gaining what it
+ * holds, so it is not asked capability by capability.
+ */
+static int drop_bounding(void)
 {
-	long r;
+	cap_flag_value_t setpcap = CAP_CLEAR;
+	cap_t cur;
 
-	r = raw(SYS_prctl, PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0);
-	if (r < 0 && r != -EINVAL)
-		return r;
-	for (long v = 0; v < 64; v++) {
-		r = raw(SYS_prctl, PR_CAPBSET_READ, v, 0, 0, 0);
-		if (r < 0)
-			break; /* past the last capability this kernel has */
-		if (r > 0 && (r = raw(SYS_prctl, PR_CAPBSET_DROP, v, 0, 0, 0)) < 0 &&
-		    r != -EPERM)
-			return r;
-	}
-	return 0;
+	if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) < 0 &&
+	    errno != EINVAL)
+		return -errno;
+	cur = cap_get_proc();
+	if (!cur)
+		return -errno;
+	if (cap_get_flag(cur, CAP_SETPCAP, CAP_EFFECTIVE, &setpcap) < 0)
+		setpcap = CAP_SET; /* an old libcap: try, as before */
+	cap_free(cur);
+	if (setpcap != CAP_SET)
+		return 0;
+	for (unsigned long v = 0;; v++)
+		if (prctl(PR_CAPBSET_DROP, v, 0, 0, 0) < 0) {
+			if (errno == EINVAL)
+				return 0; /* past the last capability */
+			return -errno;
+		}
 }
 
 int drop_capabilities(void)
 {
 	cap_t none;
-	long r;
+	int r;
 
 	/* Root keeps its uid but loses every capability, for good. */
 	if ((r = drop_bounding()) < 0)
-		return (int)r;
+		return r;
 	none = cap_init();
 	if (!none)
 		return -ENOMEM;
 	r = cap_set_proc(none) < 0 ? -errno : 0;
 	cap_free(none);
-	return (int)r;
+	return r;
 }
 
-/* drop_capabilities without libcap (which allocates): for the child. */
-CHILD_CODE static long raw_drop_capabilities(void)
+/*
+ * The child inherits what drop_capabilities() left (main() calls it
+ * before the launch, in every mode): it only checks, in one system call,
+ * that no capability is left to hand to the program.
+ */
+CHILD_CODE static long check_no_capabilities(void)
 {
 	struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
-	struct __user_cap_data_struct none[2] = { { 0 } };
-	long r = drop_bounding();
+	struct __user_cap_data_struct caps[2] = { { 0 } };
+	long r = raw(SYS_capget, (long)&h, (long)caps, 0, 0, 0);
 
-	return r < 0 ? r : raw(SYS_capset, (long)&h, (long)none, 0, 0, 0);
+	if (r < 0)
+		return r;
+	for (int i = 0; i < 2; i++)
+		if (caps[i].effective || caps[i].permitted ||
+		    caps[i].inheritable)
+			return -EPERM;
+	return 0;
 }
 
 struct child_args {
@@ -170,14 +201,19 @@ CHILD_CODE static int child(void *arg)
 	    raw(SYS_getppid, 0, 0, 0, 0, 0) != a->parent)
 		child_exit(125);
 	/* The program gets the signal state fbac-run was started with, not
-	 * the one the supervisor and the C library set up for themselves. */
+	 * the one the supervisor and the C library set up for themselves.
+	 * The exec gives every handled signal its default action; what is
+	 * ignored stays so: signals ignored when we started are ignored
+	 * again (the C library may have given one a handler since), and
+	 * those we ignore ourselves get back their default action. */
 	for (int sig = 1; sig <= 64; sig++) {
+		uint64_t bit = 1ULL << (sig - 1);
 		struct kernel_sigaction ka = {
-			.handler = (l->saved_ignored >> (sig - 1)) & 1 ? SIG_IGN :
-									   SIG_DFL,
+			.handler = (l->saved_ignored & bit) ? SIG_IGN : SIG_DFL,
 		};
 
-		if (sig == SIGKILL || sig == SIGSTOP)
+		if (!((l->saved_ignored | l->ignored_here) & bit) ||
+		    sig == SIGKILL || sig == SIGSTOP)
 			continue;
 		if ((r = raw(SYS_rt_sigaction, sig, (long)&ka, 0, 8, 0)) < 0)
 			child_fail(a->errw, r, 125);
@@ -190,7 +226,7 @@ CHILD_CODE static int child(void *arg)
 		child_fail(a->errw, r, 125);
 	if ((r = raw(SYS_prctl, PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)) < 0)
 		child_fail(a->errw, r, 125);
-	if ((r = raw_drop_capabilities()) < 0)
+	if ((r = check_no_capabilities()) < 0)
 		child_fail(a->errw, r, 125);
 	for (size_t i = 0; i < l->n_rulesets; i++)
 		if (l->rulesets[i] >= 0 &&

@@ -24,6 +24,9 @@ struct launch {
 	 * the rest start with their default action, as after any exec). */
 	sigset_t saved_mask;
 	uint64_t saved_ignored;
+	/* Signals we ignore ourselves (launch_ignore_signals): the child
+	 * gives them their default action again unless saved_ignored. */
+	uint64_t ignored_here;
 	/* out */
 	void *child_stack; /* its memory stack until it execs (launch_done unmaps it) */
 	pid_t pid;
@@ -41,6 +44,10 @@ int drop_capabilities(void);
  * (SIGCANCEL, SIGSETXID) when we start a thread, and we ignore some.
  */
 void launch_save_signals(struct launch *l);
+
+/* Ignore SIGINT, SIGQUIT and SIGPIPE for ourselves (the terminal's ^C
+ * and ^\\ go to the whole process group already), not for the program. */
+void launch_ignore_signals(struct launch *l);
 
 /* Start the child (sharing our memory until it execs: see launch.c) and
  * take its listener. Return: 0 or -errno (logged). */

@@ -380,10 +380,7 @@ static int run(struct options *o)
 		supervised_signals(&mask);
 		sigprocmask(SIG_BLOCK, &mask, NULL);
 	}
-	/* The terminal's ^C and ^\ go to the whole process group already. */
-	signal(SIGINT, SIG_IGN);
-	signal(SIGQUIT, SIG_IGN);
-	signal(SIGPIPE, SIG_IGN);
+	launch_ignore_signals(&la);
 	if (o->mode == MODE_ENFORCE) {
 		if (landlock_expand(&st, extras) < 0) {
 			log_error(-ENOMEM, "out of memory");
@@ -395,8 +392,10 @@ static int run(struct options *o)
 		if (abi >= 1 && !o->supervise_all)
 			for (size_t i = 0; i < st.n; i++)
 				extras[i].narrowed = true;
-		if (landlock_prepare(&st, abi, extras, sup_rulesets,
-				     prog_rulesets) < 0)
+		r = landlock_prepare(&st, abi, extras, sup_rulesets,
+				     prog_rulesets);
+		landlock_extra_release(extras, st.n);
+		if (r < 0)
 			goto out;
 		r = landlock_restrict(sup_rulesets, st.n);
 		landlock_close(sup_rulesets, st.n);

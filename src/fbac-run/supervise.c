@@ -287,6 +287,13 @@ struct receiver {
 	/* The receivers, started one by one (add_receiver). */
 	pthread_mutex_t lock;
 	pthread_t threads[MAX_RECEIVERS];
+	/* Each receiver's request buffer, allocated by the thread that
+	 * starts it: a first malloc on a thread of its own would make the C
+	 * library map a whole arena for it (128 MiB reserved, trimmed). */
+	struct receiver_slot {
+		struct receiver *rc;
+		struct seccomp_notif *req;
+	} slots[MAX_RECEIVERS];
 	size_t n_threads, want;
 };
 
@@ -330,11 +337,18 @@ static int add_receiver(struct receiver *rc)
 
 	pthread_mutex_lock(&rc->lock);
 	if (!rc->stop && rc->n_threads < rc->want) {
-		r = pthread_create(&rc->threads[rc->n_threads], NULL,
-				   receive_loop, rc);
+		struct receiver_slot *slot = &rc->slots[rc->n_threads];
+
+		slot->rc = rc;
+		slot->req = calloc(1, rc->size);
+		r = slot->req ? pthread_create(&rc->threads[rc->n_threads],
+					       NULL, receive_loop, slot) :
+				ENOMEM;
 		if (!r)
 			__atomic_store_n(&rc->n_threads, rc->n_threads + 1,
 					 __ATOMIC_RELEASE);
+		else
+			free(slot->req), slot->req = NULL;
 	}
 	pthread_mutex_unlock(&rc->lock);
 	return r;
@@ -350,19 +364,15 @@ static bool call_waiting(int listener)
 
 static void *receive_loop(void *p)
 {
-	struct receiver *rc = p;
-	_cleanup_free_ struct seccomp_notif *req = calloc(1, rc->size);
+	struct receiver_slot *slot = p;
+	struct receiver *rc = slot->rc;
+	struct seccomp_notif *req = slot->req;
 	sigset_t wake;
 
 	sigemptyset(&wake);
 	sigaddset(&wake, WAKE_SIGNAL);
 	pthread_sigmask(SIG_UNBLOCK, &wake, NULL);
 	target_cache_pidfds();
-	if (!req) {
-		rc->err = log_error(-ENOMEM, "out of memory");
-		(void)eventfd_write(rc->efd, 1);
-		return NULL;
-	}
 	while (!rc->stop) {
 		memset(req, 0, rc->size);
 		if (ioctl(rc->s->listener, SECCOMP_IOCTL_NOTIF_RECV, req) == 0) {
@@ -518,5 +528,7 @@ int supervise(struct sup *s, pid_t child, int *status)
 			    0)
 				break;
 		}
+	for (size_t i = 0; i < n_threads; i++)
+		free(rc.slots[i].req);
 	return rc.err;
 }
