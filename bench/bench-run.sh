@@ -44,6 +44,10 @@
 #   python      /usr/bin/python3 -c 'import email, json, http.client'
 #   startup     /bin/true (what launching costs), the cache of parsed
 #               profiles and seccomp filter warm (every run after the first)
+#   startup-floor  the same rules as startup's Text_Viewer policy, from a
+#               library of one functionality (written from fbac-run -n
+#               --as Text_Viewer) and protected.yaml: what a start costs
+#               whatever the library's size
 #   startup-cold  the same with no usable cache (the first run, or a cache
 #               directory that cannot be written): fbac-run is started by
 #               env(1) with XDG_CACHE_HOME unwritable, so its column
@@ -148,13 +152,26 @@ if ! { git -C "$WORK/repo" init -q &&
 	exit 1
 fi
 
+# startup-floor's library: Text_Viewer's rules as one functionality.
+mkdir -p "$WORK/floorlib"
+cp "$REPO/profiles/protected.yaml" "$WORK/floorlib/"
+"$FBAC_RUN" -n --as Text_Viewer -D "Text_Viewer.files=$WORK" /bin/true 2>/dev/null |
+	awk 'BEGIN { print "fbac: 1\nfunctionality: Floor\ncategory: files"
+		     print "description: Text_Viewer'"'"'s rules in one functionality\nprivileges:" }
+	     /^privileges:/ { p = 1; next }
+	     /^[a-z]/ { p = 0 }
+	     p && $1 == "allow" && NF == 3 { n++
+		printf "  - access: [%s]\n    paths: [\"%s\"]\n", $2, $3 }
+	     END { exit n ? 0 : 1 }' >"$WORK/floorlib/floor.yaml" ||
+	rm -rf "$WORK/floorlib"
+
 PY=/usr/bin/python3
 [[ -x $PY ]] || PY=$(command -v python3 || echo /usr/bin/python3)
 
 # ---------------------------------------------------------------- workloads
 # name | fbac-run options (one per line in FBAC_OPTS) | command
 declare -a W_NAMES=() W_CMDS=()
-declare -A FBAC_OPTS=()
+declare -A FBAC_OPTS=() W_DATADIR=()
 
 workload() {
 	local name=$1 opts=$2
@@ -205,7 +222,25 @@ workload tar "--as Archive_Manager --as Read_Only_Files -D Archive_Manager.sourc
 workload python "--as Script_Interpreter --as TLS_Certificates -D Script_Interpreter.projects=$WORK" \
 	"$PY" -c 'import email, json, http.client'
 workload startup "--as Text_Viewer -D Text_Viewer.files=$WORK" /bin/true
+if [[ -d $WORK/floorlib ]]; then
+	workload startup-floor "--as Floor" /bin/true
+	W_DATADIR[startup-floor]=$WORK/floorlib
+else
+	echo "bench-run: cannot write startup-floor's library: left out" >&2
+fi
 workload startup-cold "--as Text_Viewer -D Text_Viewer.files=$WORK" /bin/true
+
+# in_env NAME CMD...: run CMD with the library of workload NAME (the
+# variable, not env(1): nothing more is timed).
+in_env() {
+	local name=$1
+	shift
+	if [[ -n ${W_DATADIR[$name]:-} ]]; then
+		FBAC_DATADIR=${W_DATADIR[$name]} "$@"
+	else
+		"$@"
+	fi
+}
 
 # ---------------------------------------------------------------- sandboxes
 MODES=(native fbac-run supervised strace bwrap firejail)
@@ -265,7 +300,7 @@ check_cells() {
 			fi
 			split "$(cmdline "$mode" "$i" "$log")"
 			rc=0
-			"${CMD[@]}" >"$WORK/check.out" 2>"$WORK/check.err" </dev/null || rc=$?
+			in_env "$name" "${CMD[@]}" >"$WORK/check.out" 2>"$WORK/check.err" </dev/null || rc=$?
 			STATUS[$name,$mode]=$rc
 			if [[ $name == open/stat ]]; then
 				OPENSTAT_OUT[$mode]=$(grep -o 'open+close_us=.*' "$WORK/check.out")
@@ -325,7 +360,7 @@ time_loop() {
 			[[ -n ${AVAIL[$mode]:-} ]] || continue
 			split "$(cmdline "$mode" "$i")"
 			t0=$(now_us)
-			"${CMD[@]}" >/dev/null 2>&1 </dev/null
+			in_env "$name" "${CMD[@]}" >/dev/null 2>&1 </dev/null
 			t1=$(now_us)
 			samples[$mode]+=" $((t1 - t0))"
 		done
@@ -346,7 +381,7 @@ time_hyperfine() {
 		[[ -n ${AVAIL[$mode]:-} ]] || continue
 		args+=(-n "$mode" "$(cmdline "$mode" "$i")")
 	done
-	if ! hyperfine "${args[@]}" >/dev/null 2>"$WORK/h.err"; then
+	if ! in_env "$name" hyperfine "${args[@]}" >/dev/null 2>"$WORK/h.err"; then
 		echo "bench-run: hyperfine failed on $name: $(head -n 3 "$WORK/h.err")" >&2
 		time_loop "$i"
 		return
@@ -428,7 +463,7 @@ if [[ -n ${OPENSTAT_OUT[native]:-} ]]; then
 	echo "open/stat, microseconds per operation (one run each, N=$N):"
 	for mode in "${MODES[@]}"; do
 		[[ -n ${AVAIL[$mode]:-} ]] || continue
-		printf '  %-9s %s\n' "$mode" "${OPENSTAT_OUT[$mode]:-failed}"
+		printf '  %-13s %s\n' "$mode" "${OPENSTAT_OUT[$mode]:-failed}"
 	done
 fi
 # The round-trip floor of user notification on this machine, next to
@@ -452,13 +487,13 @@ fi
 # decides these calls can beat it; only keeping them in the kernel can.
 echo
 echo "supervisor per workload (fbac-run -v, one run each):"
-printf '  %-10s %8s %9s %9s %8s  %s\n' workload calls continued receivers "RSS kB" \
+printf '  %-13s %8s %9s %9s %8s  %s\n' workload calls continued receivers "RSS kB" \
 	"floor bound (native + calls x ${ANSWER_US:-?} us)"
 for i in "${!W_NAMES[@]}"; do
 	name=${W_NAMES[$i]}
 	split "$(cmdline fbac-run "$i")"
 	# -q stays: -v only adds the summary lines.
-	"${CMD[@]/#-q/-v}" 2>"$WORK/v.err" >/dev/null </dev/null || true
+	in_env "$name" "${CMD[@]/#-q/-v}" 2>"$WORK/v.err" >/dev/null </dev/null || true
 	read -r calls cont recv < <(sed -n 's/.*fbac: \([0-9]*\) calls decided by the supervisor, \([0-9]*\) of them continued in the kernel, by \([0-9]*\) receiver.*/\1 \2 \3/p' "$WORK/v.err" | tail -n 1)
 	rss=$(sed -n 's/.*supervisor peak resident size \([0-9]*\) kB.*/\1/p' "$WORK/v.err" | tail -n 1)
 	bound="?"
@@ -466,12 +501,12 @@ for i in "${!W_NAMES[@]}"; do
 		bound=$(awk -v n="${MEDIAN[$name,native]}" -v c="$calls" -v a="$ANSWER_US" \
 			'BEGIN { b = n + c * a / 1000; printf "%.1f ms (x%.2f)", b, b / n }')
 	fi
-	printf '  %-10s %8s %9s %9s %8s  %s\n' "$name" "${calls:-?}" "${cont:-?}" \
+	printf '  %-13s %8s %9s %9s %8s  %s\n' "$name" "${calls:-?}" "${cont:-?}" \
 		"${recv:-?}" "${rss:-?}" "$bound"
 done
 echo
 echo "fbac-run policies:"
 for name in "${W_NAMES[@]}"; do
-	printf '  %-9s %s\n' "$name" "${FBAC_OPTS[$name]}"
+	printf '  %-13s %s\n' "$name" "${FBAC_OPTS[$name]}"
 done
 exit 0

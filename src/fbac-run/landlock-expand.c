@@ -249,6 +249,12 @@ static const struct landlock_grant *grant_at(const struct landlock_grants *g,
 	return NULL;
 }
 
+const struct landlock_grant *landlock_grant_at(const struct landlock_grants *g,
+					      const char *path)
+{
+	return grant_at(g, path, strlen(path));
+}
+
 static bool still_names(int root_fd, const struct landlock_grant *g)
 {
 	struct stat st;

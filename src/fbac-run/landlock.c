@@ -118,38 +118,40 @@ static int add_rule_fd(int ruleset, int fd, bool dir, uint64_t access)
 	return 0;
 }
 
-/* A path's rule in two rulesets (-1: none) with one open: the supervisor's
+/* A rule in two rulesets (-1: none) on one object: the supervisor's
  * domain and the program's name the same objects. */
+static int add_fd2(int sup, uint64_t sup_access, int prog, uint64_t prog_access,
+		   int fd, bool dir, uint64_t literal_only)
+{
+	/* EXECUTE from a rule naming a file alone never reaches below a
+	 * directory. */
+	uint64_t keep = dir ? ~(literal_only & FBAC_LL_FS_EXECUTE) : ~0ULL;
+	int r = 0;
+
+	if (sup >= 0 && sup_access)
+		r = add_rule_fd(sup, fd, dir, sup_access & keep);
+	if (r == 0 && prog >= 0 && prog_access)
+		r = add_rule_fd(prog, fd, dir, prog_access & keep);
+	return r;
+}
+
+/* The same for a path, opened once. */
 static int add_path2(int sup, uint64_t sup_access, int prog,
 		     uint64_t prog_access, const char *path,
 		     uint64_t literal_only)
 {
 	struct stat st;
-	int fd, r = 0;
+	_cleanup_close_ int fd = -1;
 
 	fd = open(path, O_PATH | O_CLOEXEC);
 	if (fd < 0)
 		return errno == ENOENT || errno == ENOTDIR || errno == EACCES ?
 			       0 :
 			       -errno;
-	if (fstat(fd, &st) < 0) {
-		r = -errno;
-	} else {
-		/* EXECUTE from a rule naming a file alone never reaches below
-		 * a directory. */
-		uint64_t keep = S_ISDIR(st.st_mode) ?
-					~(literal_only & FBAC_LL_FS_EXECUTE) :
-					~0ULL;
-
-		if (sup >= 0 && sup_access)
-			r = add_rule_fd(sup, fd, S_ISDIR(st.st_mode),
-					sup_access & keep);
-		if (r == 0 && prog >= 0 && prog_access)
-			r = add_rule_fd(prog, fd, S_ISDIR(st.st_mode),
-					prog_access & keep);
-	}
-	close(fd);
-	return r;
+	if (fstat(fd, &st) < 0)
+		return -errno;
+	return add_fd2(sup, sup_access, prog, prog_access, fd,
+		       S_ISDIR(st.st_mode), literal_only);
 }
 
 static int add_port(int ruleset, uint64_t access, uint16_t port)
@@ -224,6 +226,7 @@ static int prepare_one(const struct fbac_stack_entry *e, int abi,
 		return prog;
 	for (size_t i = 0; i < p->n_paths; i++) {
 		uint64_t acc = p->paths[i].access & handled, prog_acc = acc;
+		const struct landlock_grant *g;
 
 		/* The program reads and writes through its narrow rules
 		 * alone; what it may run, it may read (the kernel asks both
@@ -235,9 +238,18 @@ static int prepare_one(const struct fbac_stack_entry *e, int abi,
 			if (p->paths[i].access & FBAC_LL_FS_EXECUTE)
 				prog_acc |= FBAC_LL_FS_READ_FILE & handled;
 		}
-		if ((acc || prog_acc) &&
-		    (r = add_path2(sup, acc, prog, prog_acc, p->paths[i].path,
-				   p->paths[i].literal_only)) < 0) {
+		/* Listed as a narrow rule, the object is open already: the
+		 * same one, as that walk met no symlink. */
+		g = x ? landlock_grant_at(&x->narrow, p->paths[i].path) : NULL;
+		if (!acc && !prog_acc)
+			continue;
+		if (g && g->fd >= 0)
+			r = add_fd2(sup, acc, prog, prog_acc, g->fd, g->dir,
+				    p->paths[i].literal_only);
+		else
+			r = add_path2(sup, acc, prog, prog_acc,
+				      p->paths[i].path, p->paths[i].literal_only);
+		if (r < 0) {
 			errno = -r;
 			return log_error(r, "cannot add a landlock rule for '%s': %m",
 					 p->paths[i].path);

@@ -59,6 +59,10 @@ struct landlock_extra {
  * stack entry. Return: 0 or -ENOMEM.
  */
 int landlock_expand(const struct fbac_stack *st, struct landlock_extra *extras);
+/* The grant on exactly path in g (sorted: narrow), or NULL. */
+const struct landlock_grant *landlock_grant_at(const struct landlock_grants *g,
+					      const char *path);
+
 /* Close the rule objects landlock_expand held open for landlock_prepare. */
 void landlock_extra_release(struct landlock_extra *extras, size_t n);
 void landlock_extra_free(struct landlock_extra *extras, size_t n);

@@ -39,6 +39,17 @@ pid_t tgid_of(struct call *c)
 	return c->tgid;
 }
 
+/* Copy a string that must fit: no formatting on the path of every call. */
+static int copy_path(char *out, size_t size, const char *in)
+{
+	size_t n = strlen(in);
+
+	if (n >= size)
+		return -ENAMETOOLONG;
+	memcpy(out, in, n + 1);
+	return 0;
+}
+
 /*
  * Rewrite the names that mean "the calling process" so that they name
  * the target and not the supervisor: /proc/self, /proc/thread-self,
@@ -85,8 +96,7 @@ static int rewrite_self(struct call *c, const char *in, char *out, size_t size)
 		}
 		return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
 	}
-	n = snprintf(out, size, "%s", in);
-	return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
+	return copy_path(out, size, in);
 }
 
 /* The canonical path of one of our descriptors, as the kernel sees it. */
@@ -429,7 +439,7 @@ int resolve_path(struct call *c, int dirfd, const char *arg, unsigned flags,
 			  -ELOOP;
 	if (out->fd >= 0) {
 		/* path is normal, so it fits (it came from a buffer this size). */
-		snprintf(out->path, sizeof(out->path), "%s", path);
+		(void)copy_path(out->path, sizeof(out->path), path);
 	} else if (out->fd == -ELOOP) {
 		out->fd = openat2_path(base, path, flags & RES_FOLLOW,
 				       path[0] == '/');

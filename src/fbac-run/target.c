@@ -35,10 +35,15 @@ int target_read_string(pid_t tid, uint64_t addr, char *buf, size_t size)
 
 	if (addr == 0)
 		return -EFAULT;
-	/* Page by page: a read may not cross into an unmapped page. */
+	/* Page by page: a read may not cross into an unmapped page. The
+	 * first read takes 256 bytes at most: most paths are shorter, and
+	 * copying the rest of a page cost more than the call itself. */
 	while (got < size) {
 		size_t page = 4096 - ((addr + got) & 4095);
 		size_t chunk = page < size - got ? page : size - got;
+
+		if (got == 0 && chunk > 256)
+			chunk = 256;
 		char *nul;
 
 		if (target_read(tid, addr + got, buf + got, chunk) < 0)
