@@ -18,6 +18,7 @@
 #define FBAC_MAX_YAML_VISITS 200000	 /* nodes visited incl. alias expansion */
 #define FBAC_MAX_SCALAR 4096		 /* bytes in one scalar */
 #define FBAC_MAX_HELD_FDS 256		 /* rule objects held open at launch */
+#define FBAC_MAX_STACK_CACHES 64	 /* compiled stacks kept in the cache */
 
 /* The policy model. */
 #define FBAC_MAX_FUNCTIONALITIES 4096 /* over all layers */

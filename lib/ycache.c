@@ -15,11 +15,12 @@
 #include "ycache.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "checksum.h"
+#include "blob.h"
 #include "fbac-limits.h"
 #include "yaml-tree.h"
 
@@ -35,127 +36,12 @@ struct header {
 	uint64_t key[FBAC_YCACHE_KEY_WORDS];
 	uint64_t payload_len, checksum;
 };
+_Static_assert(offsetof(struct header, checksum) + 8 == sizeof(struct header) &&
+		       offsetof(struct header, payload_len) + 8 ==
+			       offsetof(struct header, checksum),
+	       "the header ends with the payload's length and checksum");
 
 /* ---------------------------------------------------------------- writing */
-
-struct out {
-	unsigned char *p;
-	size_t len, cap;
-	int err;
-};
-
-static void put(struct out *o, const void *v, size_t n)
-{
-	if (o->err)
-		return;
-	if (o->len + n > FBAC_MAX_CACHE_SIZE) {
-		o->err = -E2BIG;
-		return;
-	}
-	if (o->len + n > o->cap) {
-		size_t cap = o->cap ? o->cap * 2 : 65536;
-		unsigned char *p;
-
-		while (cap < o->len + n)
-			cap *= 2;
-		p = realloc(o->p, cap);
-		if (!p) {
-			o->err = -ENOMEM;
-			return;
-		}
-		o->p = p;
-		o->cap = cap;
-	}
-	memcpy(o->p + o->len, v, n);
-	o->len += n;
-}
-
-static void put_u8(struct out *o, uint8_t v)
-{
-	put(o, &v, 1);
-}
-
-static void put_u32(struct out *o, uint32_t v)
-{
-	put(o, &v, 4);
-}
-
-static void put_u64(struct out *o, uint64_t v)
-{
-	put(o, &v, 8);
-}
-
-static void put_str(struct out *o, const char *s, size_t len)
-{
-	put_u32(o, (uint32_t)len);
-	put(o, s, len);
-	put_u8(o, 0);
-}
-
-/* Node -> index, open addressing; nodes are shared by aliases. */
-struct index_map {
-	const struct fbac_ynode **keys;
-	uint32_t *values;
-	size_t cap, n;
-};
-
-static size_t slot_of(const struct index_map *m, const struct fbac_ynode *n)
-{
-	size_t h = ((uintptr_t)n >> 4) * 0x9e3779b97f4a7c15ull;
-	size_t i = h & (m->cap - 1);
-
-	while (m->keys[i] && m->keys[i] != n)
-		i = (i + 1) & (m->cap - 1);
-	return i;
-}
-
-static int map_put(struct index_map *m, const struct fbac_ynode *n,
-		   uint32_t v)
-{
-	size_t i;
-
-	if ((m->n + 1) * 2 > m->cap) {
-		struct index_map g = { .cap = m->cap ? m->cap * 2 : 1024 };
-
-		g.keys = calloc(g.cap, sizeof(*g.keys));
-		g.values = calloc(g.cap, sizeof(*g.values));
-		if (!g.keys || !g.values) {
-			free(g.keys);
-			free(g.values);
-			return -ENOMEM;
-		}
-		for (size_t k = 0; k < m->cap; k++)
-			if (m->keys[k]) {
-				size_t s = slot_of(&g, m->keys[k]);
-
-				g.keys[s] = m->keys[k];
-				g.values[s] = m->values[k];
-			}
-		g.n = m->n;
-		free(m->keys);
-		free(m->values);
-		*m = g;
-	}
-	i = slot_of(m, n);
-	m->keys[i] = n;
-	m->values[i] = v;
-	m->n++;
-	return 0;
-}
-
-static bool map_get(const struct index_map *m, const struct fbac_ynode *n,
-		    uint32_t *v)
-{
-	size_t i;
-
-	if (!m->cap)
-		return false;
-	i = slot_of(m, n);
-	if (!m->keys[i])
-		return false;
-	*v = m->values[i];
-	return true;
-}
 
 static size_t n_children(const struct fbac_ynode *n)
 {
@@ -170,23 +56,23 @@ static const struct fbac_ynode *child(const struct fbac_ynode *n, size_t j)
 	return j % 2 ? n->items[j / 2] : n->keys[j / 2];
 }
 
-static void put_node(struct out *o, const struct index_map *m,
+static void put_node(struct fbac_blob_out *o, const struct fbac_ptr_index *m,
 		     const struct fbac_ynode *n)
 {
 	uint32_t idx = 0;
 
-	put_u8(o, (uint8_t)n->kind);
-	put_u8(o, n->plain);
-	put_u32(o, n->mark.line);
-	put_u32(o, n->mark.col);
+	fbac_blob_put_u8(o, (uint8_t)n->kind);
+	fbac_blob_put_u8(o, n->plain);
+	fbac_blob_put_u32(o, n->mark.line);
+	fbac_blob_put_u32(o, n->mark.col);
 	if (n->kind == FBAC_Y_SCALAR) {
-		put_str(o, n->value, n->len);
+		fbac_blob_put_str(o, n->value, n->len);
 		return;
 	}
-	put_u32(o, (uint32_t)n->n);
+	fbac_blob_put_u32(o, (uint32_t)n->n);
 	for (size_t j = 0; j < n_children(n); j++) {
-		map_get(m, child(n, j), &idx);
-		put_u32(o, idx);
+		fbac_ptr_index_get(m, child(n, j), &idx);
+		fbac_blob_put_u32(o, idx);
 	}
 }
 
@@ -196,7 +82,7 @@ struct frame {
 };
 
 /* Post-order without recursion: aliases can make the graph deep. */
-static int put_tree(struct out *o, struct index_map *m, uint32_t *count,
+static int put_tree(struct fbac_blob_out *o, struct fbac_ptr_index *m, uint32_t *count,
 		    const struct fbac_ynode *root)
 {
 	_cleanup_free_ struct frame *stack = NULL;
@@ -205,7 +91,7 @@ static int put_tree(struct out *o, struct index_map *m, uint32_t *count,
 	uint32_t idx;
 	int r;
 
-	if (!root || map_get(m, root, &idx))
+	if (!root || fbac_ptr_index_get(m, root, &idx))
 		return 0;
 	for (;;) {
 		const struct fbac_ynode *n;
@@ -230,13 +116,13 @@ static int put_tree(struct out *o, struct index_map *m, uint32_t *count,
 			const struct fbac_ynode *c =
 				child(n, stack[depth - 1].next++);
 
-			if (!map_get(m, c, &idx))
+			if (!fbac_ptr_index_get(m, c, &idx))
 				push = c;
 			continue;
 		}
 		if (*count >= FBAC_MAX_YAML_NODES)
 			return -E2BIG;
-		if ((r = map_put(m, n, *count)) < 0)
+		if ((r = fbac_ptr_index_put(m, n, *count)) < 0)
 			return r;
 		(*count)++;
 		put_node(o, m, n);
@@ -244,35 +130,34 @@ static int put_tree(struct out *o, struct index_map *m, uint32_t *count,
 	}
 }
 
-static int put_file(struct out *o, const struct fbac_ycache_file *f)
+static int put_file(struct fbac_blob_out *o, const struct fbac_ycache_file *f)
 {
-	struct index_map m = { 0 };
+	struct fbac_ptr_index m = { 0 };
 	uint32_t count = 0, idx;
 	size_t count_at;
 	int r = 0;
 
-	put_str(o, f->path, strlen(f->path));
-	put_u64(o, f->id.dev);
-	put_u64(o, f->id.ino);
-	put_u64(o, f->id.size);
-	put_u64(o, f->id.mtime_ns);
-	put_u64(o, f->id.ctime_ns);
-	put_u32(o, (uint32_t)f->n_docs);
+	fbac_blob_put_str(o, f->path, strlen(f->path));
+	fbac_blob_put_u64(o, f->id.dev);
+	fbac_blob_put_u64(o, f->id.ino);
+	fbac_blob_put_u64(o, f->id.size);
+	fbac_blob_put_u64(o, f->id.mtime_ns);
+	fbac_blob_put_u64(o, f->id.ctime_ns);
+	fbac_blob_put_u32(o, (uint32_t)f->n_docs);
 	count_at = o->len;
-	put_u32(o, 0); /* nodes: known at the end */
+	fbac_blob_put_u32(o, 0); /* nodes: known at the end */
 	for (size_t d = 0; d < f->n_docs && r == 0; d++)
 		r = put_tree(o, &m, &count, f->docs[d].root);
 	for (size_t d = 0; d < f->n_docs && r == 0; d++) {
-		put_u32(o, f->docs[d].start.line);
-		put_u32(o, f->docs[d].start.col);
-		put_u32(o, f->docs[d].root && map_get(&m, f->docs[d].root, &idx) ?
+		fbac_blob_put_u32(o, f->docs[d].start.line);
+		fbac_blob_put_u32(o, f->docs[d].start.col);
+		fbac_blob_put_u32(o, f->docs[d].root && fbac_ptr_index_get(&m, f->docs[d].root, &idx) ?
 				   idx :
 				   NONE);
 	}
 	if (r == 0 && !o->err)
 		memcpy(o->p + count_at, &count, 4);
-	free(m.keys);
-	free(m.values);
+	fbac_ptr_index_free(&m);
 	return r;
 }
 
@@ -280,7 +165,7 @@ int fbac_ycache_encode(const uint64_t key[FBAC_YCACHE_KEY_WORDS],
 		       const struct fbac_ycache_file *files, size_t n,
 		       void **ret_buf, size_t *ret_len)
 {
-	struct out o = { 0 };
+	struct fbac_blob_out o = { 0 };
 	struct header h = { .format = FORMAT, .bom = BOM };
 	int r = 0;
 
@@ -290,8 +175,8 @@ int fbac_ycache_encode(const uint64_t key[FBAC_YCACHE_KEY_WORDS],
 		return -E2BIG;
 	memcpy(h.magic, magic, sizeof(magic));
 	memcpy(h.key, key, sizeof(h.key));
-	put(&o, &h, sizeof(h));
-	put_u32(&o, (uint32_t)n);
+	fbac_blob_put(&o, &h, sizeof(h));
+	fbac_blob_put_u32(&o, (uint32_t)n);
 	for (size_t i = 0; i < n && r == 0; i++)
 		r = put_file(&o, &files[i]);
 	if (r == 0)
@@ -300,78 +185,14 @@ int fbac_ycache_encode(const uint64_t key[FBAC_YCACHE_KEY_WORDS],
 		free(o.p);
 		return r;
 	}
-	h.payload_len = o.len - sizeof(h);
-	h.checksum = fbac_checksum(o.p + sizeof(h), h.payload_len);
 	memcpy(o.p, &h, sizeof(h));
+	(void)fbac_blob_seal(o.p, o.len, sizeof(h));
 	*ret_buf = o.p;
 	*ret_len = o.len;
 	return 0;
 }
 
 /* ---------------------------------------------------------------- reading */
-
-struct in {
-	const unsigned char *p, *end;
-	bool bad;
-};
-
-static const unsigned char *take(struct in *i, size_t n)
-{
-	const unsigned char *p = i->p;
-
-	if (i->bad || (size_t)(i->end - i->p) < n) {
-		i->bad = true;
-		return NULL;
-	}
-	i->p += n;
-	return p;
-}
-
-static uint8_t get_u8(struct in *i)
-{
-	const unsigned char *p = take(i, 1);
-
-	return p ? *p : 0;
-}
-
-static uint32_t get_u32(struct in *i)
-{
-	const unsigned char *p = take(i, 4);
-	uint32_t v = 0;
-
-	if (p)
-		memcpy(&v, p, 4);
-	return v;
-}
-
-static uint64_t get_u64(struct in *i)
-{
-	const unsigned char *p = take(i, 8);
-	uint64_t v = 0;
-
-	if (p)
-		memcpy(&v, p, 8);
-	return v;
-}
-
-/* A string of at most max bytes, without NUL, NUL-terminated in place. */
-static const char *get_str(struct in *i, size_t max, size_t *len)
-{
-	uint32_t n = get_u32(i);
-	const unsigned char *p;
-
-	if (i->bad || n > max) {
-		i->bad = true;
-		return NULL;
-	}
-	p = take(i, (size_t)n + 1);
-	if (!p || p[n] != 0 || memchr(p, 0, n)) {
-		i->bad = true;
-		return NULL;
-	}
-	*len = n;
-	return (const char *)p;
-}
 
 static int cmp_key(const void *a, const void *b)
 {
@@ -408,17 +229,17 @@ static int check_keys(struct fbac_ynode *n)
 	return 0;
 }
 
-static int get_node(struct in *in, struct fbac_arena *a, const char *file,
+static int get_node(struct fbac_blob_in *in, struct fbac_arena *a, const char *file,
 		    struct fbac_ynode **nodes, uint32_t self)
 {
 	struct fbac_ynode *n = nodes[self];
-	uint8_t kind = get_u8(in), plain = get_u8(in);
+	uint8_t kind = fbac_blob_get_u8(in), plain = fbac_blob_get_u8(in);
 	uint32_t count;
 	size_t children;
 
 	n->mark.file = file;
-	n->mark.line = get_u32(in);
-	n->mark.col = get_u32(in);
+	n->mark.line = fbac_blob_get_u32(in);
+	n->mark.col = fbac_blob_get_u32(in);
 	n->weight = 1;
 	if (in->bad || kind > FBAC_Y_MAP || plain > 1)
 		return -EBADMSG;
@@ -426,14 +247,14 @@ static int get_node(struct in *in, struct fbac_arena *a, const char *file,
 	if (n->kind == FBAC_Y_SCALAR) {
 		size_t len = 0;
 
-		n->value = get_str(in, FBAC_MAX_SCALAR, &len);
+		n->value = fbac_blob_get_str(in, FBAC_MAX_SCALAR, &len);
 		n->len = (uint32_t)len;
 		n->plain = plain;
 		return in->bad ? -EBADMSG : 0;
 	}
 	if (plain)
 		return -EBADMSG;
-	count = get_u32(in);
+	count = fbac_blob_get_u32(in);
 	children = n->kind == FBAC_Y_MAP ? 2 * (size_t)count : count;
 	/* Each child is 4 bytes: a count beyond the input is malformed. */
 	if (in->bad || children > (size_t)(in->end - in->p) / 4)
@@ -451,7 +272,7 @@ static int get_node(struct in *in, struct fbac_arena *a, const char *file,
 	}
 	n->cap = n->kind == FBAC_Y_MAP ? count + 1 : count;
 	for (size_t j = 0; j < children; j++) {
-		uint32_t c = get_u32(in);
+		uint32_t c = fbac_blob_get_u32(in);
 
 		if (c >= self)
 			return -EBADMSG;
@@ -468,7 +289,7 @@ static int get_node(struct in *in, struct fbac_arena *a, const char *file,
 	return n->kind == FBAC_Y_MAP ? check_keys(n) : 0;
 }
 
-static int get_file(struct in *in, struct fbac_arena *a,
+static int get_file(struct fbac_blob_in *in, struct fbac_arena *a,
 		    struct fbac_ycache_file *f)
 {
 	_cleanup_free_ struct fbac_ynode **nodes = NULL;
@@ -477,14 +298,14 @@ static int get_file(struct in *in, struct fbac_arena *a,
 	size_t len;
 	int r;
 
-	f->path = get_str(in, FBAC_MAX_PATH - 1, &len);
-	f->id.dev = get_u64(in);
-	f->id.ino = get_u64(in);
-	f->id.size = get_u64(in);
-	f->id.mtime_ns = get_u64(in);
-	f->id.ctime_ns = get_u64(in);
-	n_docs = get_u32(in);
-	n_nodes = get_u32(in);
+	f->path = fbac_blob_get_str(in, FBAC_MAX_PATH - 1, &len);
+	f->id.dev = fbac_blob_get_u64(in);
+	f->id.ino = fbac_blob_get_u64(in);
+	f->id.size = fbac_blob_get_u64(in);
+	f->id.mtime_ns = fbac_blob_get_u64(in);
+	f->id.ctime_ns = fbac_blob_get_u64(in);
+	n_docs = fbac_blob_get_u32(in);
+	n_nodes = fbac_blob_get_u32(in);
 	/* A node takes at least 14 bytes and a document 12. */
 	if (in->bad || len == 0 || n_nodes > FBAC_MAX_YAML_NODES ||
 	    n_nodes > (size_t)(in->end - in->p) / 14 ||
@@ -512,9 +333,9 @@ static int get_file(struct in *in, struct fbac_arena *a,
 		uint32_t root;
 
 		doc->start.file = f->path;
-		doc->start.line = get_u32(in);
-		doc->start.col = get_u32(in);
-		root = get_u32(in);
+		doc->start.line = fbac_blob_get_u32(in);
+		doc->start.col = fbac_blob_get_u32(in);
+		root = fbac_blob_get_u32(in);
 		if (in->bad || (root != NONE && root >= n_nodes))
 			return -EBADMSG;
 		doc->root = root == NONE ? NULL : nodes[root];
@@ -529,7 +350,7 @@ int fbac_ycache_decode(struct fbac_arena *arena,
 {
 	struct fbac_ycache_file *files;
 	struct header h;
-	struct in in;
+	struct fbac_blob_in in;
 	uint32_t n;
 	int r;
 
@@ -543,14 +364,12 @@ int fbac_ycache_decode(struct fbac_arena *arena,
 	if (h.format != FORMAT || h.bom != BOM ||
 	    memcmp(h.key, key, sizeof(h.key)))
 		return -ESTALE;
-	if (h.payload_len != len - sizeof(h) ||
-	    h.checksum != fbac_checksum((const unsigned char *)buf + sizeof(h),
-				   h.payload_len))
+	if (!fbac_blob_sealed(buf, len, sizeof(h)))
 		return -EBADMSG;
 	/* Strings are used where they lie: buf outlives the results. */
-	in = (struct in){ (const unsigned char *)buf + sizeof(h),
+	in = (struct fbac_blob_in){ (const unsigned char *)buf + sizeof(h),
 			  (const unsigned char *)buf + len, false };
-	n = get_u32(&in);
+	n = fbac_blob_get_u32(&in);
 	if (in.bad || n > FBAC_MAX_FILES || n > (size_t)(in.end - in.p) / 54)
 		return -EBADMSG;
 	files = n ? fbac_arena_array(arena, n, sizeof(*files)) : NULL;
@@ -568,14 +387,5 @@ int fbac_ycache_decode(struct fbac_arena *arena,
 
 int fbac_ycache_seal(void *buf, size_t len)
 {
-	struct header h;
-
-	if (len < sizeof(h))
-		return -EINVAL;
-	memcpy(&h, buf, sizeof(h));
-	h.payload_len = len - sizeof(h);
-	h.checksum = fbac_checksum((const unsigned char *)buf + sizeof(h),
-			      h.payload_len);
-	memcpy(buf, &h, sizeof(h));
-	return 0;
+	return fbac_blob_seal(buf, len, sizeof(struct header));
 }

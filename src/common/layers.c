@@ -267,11 +267,28 @@ static bool already_loaded(const struct fbac_library *lib, const char *path)
 	return false;
 }
 
-int layers_load(const struct layers_options *o, struct layers *out)
+static int add_dir(struct layers *l, enum fbac_layer_kind kind,
+		   const char *name, const char *dir, bool required)
+{
+	struct layer_dir *d;
+
+	if (l->n_dirs >= FBAC_MAX_LAYERS)
+		return log_error(-E2BIG, "more than %d layers", FBAC_MAX_LAYERS);
+	d = &l->dirs[l->n_dirs];
+	d->kind = kind;
+	d->required = required;
+	d->name = fbac_arena_strdup(l->arena, name);
+	d->dir = fbac_arena_strdup(l->arena, dir);
+	if (!d->name || !d->dir)
+		return log_error(-ENOMEM, "out of memory");
+	l->n_dirs++;
+	return 0;
+}
+
+int layers_begin(const struct layers_options *o, struct layers *out)
 {
 	*out = (struct layers){ 0 };
 	struct layers l = { 0 };
-	struct fbac_diag d = { 0 };
 	const char *sysadmin = FBAC_SYSCONFDIR;
 	const char *datadir = getenv("FBAC_DATADIR");
 	const char *admindir = getenv("FBAC_ADMIN_DIR");
@@ -303,41 +320,64 @@ int layers_load(const struct layers_options *o, struct layers *out)
 		datadir = FBAC_DATADIR;
 	if (o->cache)
 		library_cache_path(&l, datadir);
-	if ((r = prefetch_dir(l.lib, datadir,
-			      l.cache_path[0] ? l.cache_path : NULL,
-			      &l.prefetch)) < 0)
-		goto fail;
-	if ((r = load_layer(&l, FBAC_LAYER_LIBRARY, "library", datadir,
-			    true)) < 0 ||
-	    (r = load_layer(&l, FBAC_LAYER_ADMIN, "admin", sysadmin, false)) <
-		    0 ||
+	if ((r = add_dir(&l, FBAC_LAYER_LIBRARY, "library", datadir, true)) < 0 ||
+	    (r = add_dir(&l, FBAC_LAYER_ADMIN, "admin", sysadmin, false)) < 0 ||
 	    (admindir && *admindir && strcmp(admindir, sysadmin) &&
-	     (r = load_layer(&l, FBAC_LAYER_ADMIN, "admin", admindir, true)) <
-		     0) ||
-	    (r = load_layer(&l, FBAC_LAYER_USER, "user", userdir, false)) < 0)
+	     (r = add_dir(&l, FBAC_LAYER_ADMIN, "admin", admindir, true)) < 0) ||
+	    (r = add_dir(&l, FBAC_LAYER_USER, "user", userdir, false)) < 0)
 		goto fail;
 	for (size_t i = 0; i < o->n_extra; i++)
-		if ((r = load_layer(&l, FBAC_LAYER_EXTRA, o->extra_dirs[i],
-				    o->extra_dirs[i], true)) < 0)
+		if ((r = add_dir(&l, FBAC_LAYER_EXTRA, o->extra_dirs[i],
+				 o->extra_dirs[i], true)) < 0)
 			goto fail;
-	for (size_t i = 0; i < o->n_check; i++) {
-		if (already_loaded(l.lib, o->check_paths[i]))
-			continue;
-		if ((r = load_layer(&l, FBAC_LAYER_EXTRA, o->check_paths[i],
-				    o->check_paths[i], true)) < 0)
-			goto fail;
-	}
-	r = fbac_library_link(l.lib, &d);
-	if (r == -ENOMEM)
-		goto fail;
-	if (r < 0)
-		report(&l, r, &d);
 	*out = l;
-	return l.errors ? -EINVAL : 0;
+	return 0;
 fail:
-	/* Only running out of memory stops loading; the rest is counted. */
 	layers_free(&l);
 	return r == -ENOMEM ? r : -EINVAL;
+}
+
+int layers_finish(const struct layers_options *o, struct layers *l)
+{
+	struct fbac_diag d = { 0 };
+	int r;
+
+	if ((r = prefetch_dir(l->lib, l->dirs[0].dir,
+			      l->cache_path[0] ? l->cache_path : NULL,
+			      &l->prefetch)) < 0)
+		return r;
+	for (size_t i = 0; i < l->n_dirs; i++)
+		if ((r = load_layer(l, l->dirs[i].kind, l->dirs[i].name,
+				    l->dirs[i].dir, l->dirs[i].required)) < 0)
+			return r;
+	for (size_t i = 0; i < o->n_check; i++) {
+		if (already_loaded(l->lib, o->check_paths[i]))
+			continue;
+		if ((r = load_layer(l, FBAC_LAYER_EXTRA, o->check_paths[i],
+				    o->check_paths[i], true)) < 0)
+			return r;
+	}
+	r = fbac_library_link(l->lib, &d);
+	if (r == -ENOMEM)
+		return r;
+	if (r < 0)
+		report(l, r, &d);
+	return l->errors ? -EINVAL : 0;
+}
+
+int layers_load(const struct layers_options *o, struct layers *out)
+{
+	int r = layers_begin(o, out);
+
+	if (r < 0)
+		return r;
+	r = layers_finish(o, out);
+	/* Only running out of memory stops loading; the rest is counted. */
+	if (r < 0 && r != -EINVAL) {
+		layers_free(out);
+		return r == -ENOMEM ? r : -EINVAL;
+	}
+	return r;
 }
 
 void layers_free(struct layers *l)

@@ -32,6 +32,13 @@ struct layers_options {
 	void *env_ready_ctx;
 };
 
+/* A layer to load, in the order of loading. */
+struct layer_dir {
+	enum fbac_layer_kind kind;
+	const char *name, *dir;
+	bool required; /* a missing one is an error */
+};
+
 struct layers {
 	struct fbac_library *lib;
 	struct fbac_arena *arena;
@@ -42,6 +49,9 @@ struct layers {
 	 * prefetch_store until layers_free. */
 	struct prefetch *prefetch;
 	char cache_path[4096];	       /* "" without a cache */
+	/* What layers_begin found to load (the library's first). */
+	struct layer_dir dirs[FBAC_MAX_LAYERS];
+	size_t n_dirs;
 };
 
 /*
@@ -51,6 +61,17 @@ struct layers {
  * even the variables could be set up), -ENOMEM (out->lib NULL).
  */
 int layers_load(const struct layers_options *o, struct layers *out);
+
+/*
+ * layers_load in two steps: layers_begin sets up the variables and finds
+ * the layers to load (out->dirs), reading no policy file; layers_finish
+ * loads and links them (fbac-run skips it when its compiled stack is
+ * cached, or does it later, for suggestions). Return: as layers_load;
+ * after layers_finish fails with anything but -EINVAL, only layers_free
+ * is left to call.
+ */
+int layers_begin(const struct layers_options *o, struct layers *out);
+int layers_finish(const struct layers_options *o, struct layers *l);
 void layers_free(struct layers *l);
 
 #endif

@@ -90,6 +90,12 @@ static void human_line(struct call *c, const struct fbac_query *q,
 	size_t n_sug = 0;
 	char fill[FBAC_MAX_PATH];
 	const char *base = strrchr(exe, '/');
+	/* Before the line starts: reading it may report a problem. */
+	const struct fbac_library *lib =
+		reason ? NULL :
+		c->s->lib ? c->s->lib :
+		c->s->load_lib ? c->s->load_lib(c->s->load_lib_ctx) :
+				 NULL;
 
 	fprintf(stderr, "fbac: %s %s '%s' for %s[%d]: ",
 		c->s->mode == MODE_ENFORCE ? "denied" : "would deny",
@@ -99,9 +105,10 @@ static void human_line(struct call *c, const struct fbac_query *q,
 		fprintf(stderr, "%s\n", reason);
 		return;
 	}
-	(void)fbac_suggest(c->s->lib, c->s->env, q,
-			   fbac_suggest_fill_dir(q, fill, sizeof(fill)), sug, 3,
-			   &n_sug);
+	if (lib)
+		(void)fbac_suggest(lib, c->s->env, q,
+				   fbac_suggest_fill_dir(q, fill, sizeof(fill)),
+				   sug, 3, &n_sug);
 	fprintf(stderr, "not granted by %s (layer %s)", denier->policy->name,
 		denier->layer_name);
 	for (size_t i = 0; i < n_sug; i++) {

@@ -201,8 +201,8 @@ static int new_ruleset(const struct ll_ruleset_attr *attr, size_t size)
 /* Both rulesets of one stack entry: the supervisor's (sup) and the
  * program's own exact layer (prog, when prog_fd is not NULL). */
 static int prepare_one(const struct fbac_stack_entry *e, int abi,
-		       struct landlock_extra *x, int *sup_fd,
-		       int *prog_fd)
+		       struct landlock_extra *x, const char *const *sup_reads,
+		       size_t n_sup_reads, int *sup_fd, int *prog_fd)
 {
 	const struct fbac_landlock_plan *p = &e->policy->ll;
 	struct ll_ruleset_attr attr = { 0 };
@@ -293,6 +293,14 @@ static int prepare_one(const struct fbac_stack_entry *e, int abi,
 				   handled,
 			   -1, 0, "/proc", 0)) < 0)
 		return log_error(r, "cannot add the supervisor's /proc rule");
+	/* What the supervisor alone may read (the policy layers). */
+	for (size_t i = 0; i < n_sup_reads; i++)
+		if ((r = add_path2(sup,
+				   (FBAC_LL_FS_READ_FILE | FBAC_LL_FS_READ_DIR) &
+					   handled,
+				   -1, 0, sup_reads[i], 0)) < 0)
+			return log_error(r, "cannot add the supervisor's rule for '%s'",
+					 sup_reads[i]);
 	/* /dev/tty is the caller's terminal, opened by the supervisor as
 	 * the pseudo-terminal it is: the rights the plan gives /dev/tty,
 	 * the supervisor needs on the terminals (decided as /dev/tty). */
@@ -313,8 +321,9 @@ static int prepare_one(const struct fbac_stack_entry *e, int abi,
 }
 
 int landlock_prepare(const struct fbac_stack *st, int abi,
-		     struct landlock_extra *extras, int *sup_fds,
-		     int *prog_fds)
+		     struct landlock_extra *extras,
+		     const char *const *sup_reads, size_t n_sup_reads,
+		     int *sup_fds, int *prog_fds)
 {
 	int r;
 
@@ -324,7 +333,8 @@ int landlock_prepare(const struct fbac_stack *st, int abi,
 		return 0;
 	for (size_t i = 0; i < st->n; i++)
 		if ((r = prepare_one(&st->entries[i], abi,
-				     extras ? &extras[i] : NULL, &sup_fds[i],
+				     extras ? &extras[i] : NULL, sup_reads,
+				     n_sup_reads, &sup_fds[i],
 				     prog_fds ? &prog_fds[i] : NULL)) < 0) {
 			landlock_close(sup_fds, st->n);
 			if (prog_fds)

@@ -82,15 +82,18 @@ bool landlock_narrow_allows(const struct landlock_extra *extras, size_t n,
  * lets it read /proc: the target's status, cwd, fds), and, when prog_fds
  * is not NULL, prog_fds[i], the program's exact layer (narrowed per
  * extras, whose held objects it takes and closes). Paths of rules that do
- * not exist are skipped (they grant nothing). The supervisor restricts itself with its layers, then the
- * child adds the program's beneath them, so the supervisor's domain is an
+ * not exist are skipped (they grant nothing). sup_reads (n_sup_reads) are
+ * paths the supervisor's layers alone may read too: the policy layers,
+ * read late for suggestions. The supervisor restricts itself with its
+ * layers, then the child adds the program's beneath them, so the supervisor's domain is an
  * ancestor of the program's and it may read the program's memory and take
  * its descriptors. Return: 0 (every fd -1 when abi < 1) or -errno (logged;
  * nothing left open).
  */
 int landlock_prepare(const struct fbac_stack *st, int abi,
-		     struct landlock_extra *extras, int *sup_fds,
-		     int *prog_fds);
+		     struct landlock_extra *extras,
+		     const char *const *sup_reads, size_t n_sup_reads,
+		     int *sup_fds, int *prog_fds);
 
 /* Close the rulesets that are open (set to -1). */
 void landlock_close(int *fds, size_t n);

@@ -8,6 +8,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
@@ -21,6 +22,7 @@
 #include "landlock.h"
 #include "launch.h"
 #include "layers.h"
+#include "stack-cache.h"
 #include "output.h"
 #include "sup.h"
 
@@ -232,14 +234,26 @@ static void start_filter(void *ctx, const struct layers *l)
 }
 
 static void print_cache_stats(const struct layers *l,
+			      const struct stack_cache *sc, bool compiled,
 			      const struct filter_job *f)
 {
 	const struct prefetch_stats st = prefetch_stats(l->prefetch), *s = &st;
 
-	fprintf(stderr, "fbac: library: %zu files, %zu of them from the cache%s%s%s%s\n",
-		s->files, s->from_cache, l->cache_path[0] ? " '" : "",
-		l->cache_path, l->cache_path[0] ? "'" : " (none)",
-		s->cache_written ? " (written)" : "");
+	if (sc->from_cache)
+		fprintf(stderr, "fbac: policy: from the cache '%s'\n", sc->path);
+	else if (compiled)
+		fprintf(stderr, "fbac: policy: compiled%s%s%s\n",
+			sc->written ? ", cached as '" :
+			sc->racy    ? " (not cached: a policy file changed within the last second)" :
+			!sc->path[0] ? " (no cache)" :
+				      "",
+			sc->written ? sc->path : "", sc->written ? "'" : "");
+	/* Read only when the policy was compiled, or for a suggestion. */
+	if (l->prefetch)
+		fprintf(stderr, "fbac: library: %zu files, %zu of them from the cache%s%s%s%s\n",
+			s->files, s->from_cache, l->cache_path[0] ? " '" : "",
+			l->cache_path, l->cache_path[0] ? "'" : " (none)",
+			s->cache_written ? " (written)" : "");
 	fprintf(stderr, "fbac: seccomp filter: %s%s%s%s\n",
 		f->from_cache ? "from the cache" : "built",
 		f->cache[0] ? " '" : ", no cache", f->cache,
@@ -255,6 +269,30 @@ static int exit_status(int status)
 	return EXIT_FBAC;
 }
 
+/* The library, read when the stack came from the cache and a denial
+ * wants suggestions: once, by whichever receiver asks first. */
+struct lazy_library {
+	const struct layers_options *lo;
+	struct layers *l; /* NULL: the library was read at start */
+	pthread_mutex_t lock;
+	bool tried, loaded;
+};
+
+static const struct fbac_library *load_library_late(void *ctx)
+{
+	struct lazy_library *z = ctx;
+	bool loaded;
+
+	pthread_mutex_lock(&z->lock);
+	if (!z->tried) {
+		z->tried = true;
+		z->loaded = layers_finish(z->lo, z->l) == 0;
+	}
+	loaded = z->loaded;
+	pthread_mutex_unlock(&z->lock);
+	return loaded ? z->l->lib : NULL;
+}
+
 static int run(struct options *o)
 {
 	struct layers_options lo = { .extra_dirs = o->dirs,
@@ -267,6 +305,10 @@ static int run(struct options *o)
 	struct landlock_extra extras[FBAC_MAX_LAYERS + 1];
 	int sup_rulesets[FBAC_MAX_LAYERS + 1], prog_rulesets[FBAC_MAX_LAYERS + 1];
 	_cleanup_(filter_job_done) struct filter_job filter = { 0 };
+	struct stack_cache sc = { 0 };
+	struct lazy_library lazy = { .lock = PTHREAD_MUTEX_INITIALIZER };
+	const char *sup_reads[FBAC_MAX_LAYERS + 1];
+	size_t n_reads;
 	struct layers l;
 	char exe[PATH_MAX], missing[512];
 	int abi, r, status = 0, ret = EXIT_FBAC;
@@ -289,31 +331,43 @@ static int run(struct options *o)
 		lo.env_ready = start_filter;
 		lo.env_ready_ctx = &filter;
 	}
-	r = layers_load(&lo, &l);
+	r = layers_begin(&lo, &l);
 	if (!l.lib)
 		return EXIT_FBAC;
-	if (r < 0) {
-		log_error(0, "refusing to run: the profiles have errors (see above, or 'fbac check')");
+	if (stack_cache_key(&sc, &l, exe, o->as, o->n_as, o->defs,
+			    o->n_defs) < 0) {
+		log_error(-ENOMEM, "out of memory");
 		goto out;
 	}
-	for (size_t i = 0; i < o->n_as; i++) {
-		grants[i] = (struct fbac_include){
-			.name = o->as[i],
-			.mark = { "<command line>", 0, 0 },
-			.target = fbac_library_find(l.lib, o->as[i]),
-		};
-		if (!grants[i].target) {
-			log_error(0, "unknown functionality '%s' (see 'fbac list')",
-				  o->as[i]);
+	/* Inputs all unchanged: the stack as compiled then, and the library
+	 * only if a denial wants suggestions. */
+	if (stack_cache_load(&sc, &st) == 0) {
+		lazy.lo = &lo;
+		lazy.l = &l;
+	} else {
+		if (layers_finish(&lo, &l) < 0) {
+			log_error(0, "refusing to run: the profiles have errors (see above, or 'fbac check')");
 			goto out;
 		}
+		for (size_t i = 0; i < o->n_as; i++) {
+			grants[i] = (struct fbac_include){
+				.name = o->as[i],
+				.mark = { "<command line>", 0, 0 },
+				.target = fbac_library_find(l.lib, o->as[i]),
+			};
+			if (!grants[i].target) {
+				log_error(0, "unknown functionality '%s' (see 'fbac list')",
+					  o->as[i]);
+				goto out;
+			}
+		}
+		/* What parsed is encoded for the cache meanwhile (next to
+		 * nothing once the cache is warm). */
+		if (!o->check)
+			prefetch_store_start(l.prefetch);
+		if (build_stack(o, &l, exe, grants, &st) < 0)
+			goto out;
 	}
-	/* What parsed is encoded for the cache meanwhile (next to nothing
-	 * once the cache is warm). */
-	if (!o->check)
-		prefetch_store_start(l.prefetch);
-	if (build_stack(o, &l, exe, grants, &st) < 0)
-		goto out;
 	if (st.n * 2 > FBAC_MAX_LAYERS) {
 		log_error(0, "too many policy layers (%zu) for landlock", st.n);
 		goto out;
@@ -341,7 +395,9 @@ static int run(struct options *o)
 	}
 
 	s.stack = &st;
-	s.lib = l.lib;
+	s.lib = lazy.l ? NULL : l.lib;
+	s.load_lib = lazy.l ? load_library_late : NULL;
+	s.load_lib_ctx = &lazy;
 	s.env = &l.env;
 	s.mode = o->mode;
 	s.verbosity = o->verbosity;
@@ -368,6 +424,7 @@ static int run(struct options *o)
 	 * ends before our capabilities go (they bind one thread at a time). */
 	filter_job_store(&filter);
 	prefetch_store_finish(l.prefetch);
+	stack_cache_store(&sc, &st);
 	/* What we do for the program, we do with no more authority than it
 	 * has: as root, no capability may lend it mknod or chown. */
 	if (drop_capabilities() < 0) {
@@ -392,8 +449,15 @@ static int run(struct options *o)
 		if (abi >= 1 && !o->supervise_all)
 			for (size_t i = 0; i < st.n; i++)
 				extras[i].narrowed = true;
-		r = landlock_prepare(&st, abi, extras, sup_rulesets,
-				     prog_rulesets);
+		/* With the stack from the cache, the supervisor may read the
+		 * policy layers later, for suggestions (load_library_late). */
+		n_reads = 0;
+		for (size_t i = 0; lazy.l && i < l.n_dirs; i++)
+			sup_reads[n_reads++] = l.dirs[i].dir;
+		if (lazy.l && l.cache_path[0])
+			sup_reads[n_reads++] = l.cache_path;
+		r = landlock_prepare(&st, abi, extras, sup_reads, n_reads,
+				     sup_rulesets, prog_rulesets);
 		landlock_extra_release(extras, st.n);
 		if (r < 0)
 			goto out;
@@ -432,7 +496,7 @@ static int run(struct options *o)
 out:
 	launch_done(&la);
 	if (o->verbosity > 0 && l.lib && !o->check)
-		print_cache_stats(&l, &filter);
+		print_cache_stats(&l, &sc, st.n > 0, &filter);
 	events_summary(&s);
 	if (s.log)
 		fclose(s.log);
@@ -443,6 +507,7 @@ out:
 	landlock_close(prog_rulesets, ARRAY_SIZE(prog_rulesets));
 	landlock_extra_free(extras, ARRAY_SIZE(extras));
 	fbac_stack_clear(&st);
+	stack_cache_done(&sc);
 	layers_free(&l);
 	return ret;
 }

@@ -31,7 +31,9 @@ enum run_mode {
 struct sup {
 	int listener;
 	const struct fbac_stack *stack;
-	const struct fbac_library *lib;
+	const struct fbac_library *lib; /* NULL: load_lib reads it */
+	const struct fbac_library *(*load_lib)(void *ctx);
+	void *load_lib_ctx;
 	const struct fbac_env *env;
 	enum run_mode mode;
 	FILE *log;	 /* JSON lines, or NULL */
