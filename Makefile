@@ -284,9 +284,10 @@ $(BENCH_OBJS): $(BUILD)/%.o: %.c $(FLAGS_STAMP)
 $(BUILD)/bench/bench-%: $(BUILD)/bench/bench-%.o $(LIBFBAC) $(FLAGS_STAMP)
 	$(call link,$@,$< $(LIBFBAC),$(LIB_DEPS))
 
-# bench-notify-floor is run by bench/bench-run.sh, next to fbac-run.
+# bench-notify-floor is run by bench/bench-run.sh, next to fbac-run;
+# bench-interleave is a tool: bench-interleave N CMD -- CMD ... (see it).
 bench: all $(BENCH_BINS)
-	@for b in $(filter-out %/bench-notify-floor,$(BENCH_BINS)); do \
+	@for b in $(filter-out %/bench-notify-floor %/bench-interleave,$(BENCH_BINS)); do \
 		echo "== $$b"; $$b profiles; done
 	@for s in $(sort $(wildcard bench/*.sh)); do echo "== $$s"; \
 		FBAC_BUILD=$(abspath $(BUILD)) bash $$s; done

@@ -42,8 +42,9 @@
 #   find        find /usr -xdev
 #   tar         tar -cf /dev/null /usr/include
 #   python      /usr/bin/python3 -c 'import email, json, http.client'
-#   startup     /bin/true (what launching costs), the cache of parsed
-#               profiles and seccomp filter warm (every run after the first)
+#   startup     /bin/true (what launching costs), the cache warm (every
+#               run after the first): the compiled policy from it, no
+#               policy file read, the seccomp filter from it
 #   startup-floor  the same rules as startup's Text_Viewer policy, from a
 #               library of one functionality (written from fbac-run -n
 #               --as Text_Viewer) and protected.yaml: what a start costs
