@@ -3,6 +3,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,11 +32,6 @@ static void put_env(struct fbac_blob_out *o, const struct fbac_env *env)
 	}
 }
 
-static int visible(const struct dirent *e)
-{
-	return e->d_name[0] != '.';
-}
-
 /* A file changed within the last second may change again with the same
  * times (git's "racily clean" entries): a key naming it is not kept. */
 static bool recent(const struct timespec *t, const struct timespec *now)
@@ -43,17 +39,62 @@ static bool recent(const struct timespec *t, const struct timespec *now)
 	return cache_ns(t) + 1000000000u > cache_ns(now);
 }
 
-/* path and, for a directory, all below it, as layers.c load_dir walks
- * (stat(2), sorted, no dot entries, FBAC_MAX_DIR_DEPTH levels). */
-static void walk(struct stack_cache *sc, const char *path, unsigned depth,
-		 const struct timespec *now)
+static int cmp_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The visible names of d, sorted; NULL on error. */
+static char **list_dir(DIR *d, size_t *n)
+{
+	char **v = NULL;
+	size_t cap = 0;
+	struct dirent *e;
+
+	*n = 0;
+	while ((e = readdir(d))) {
+		if (e->d_name[0] == '.')
+			continue;
+		if (*n == cap) {
+			char **w;
+
+			cap = cap ? cap * 2 : 32;
+			if (cap > FBAC_MAX_FILES ||
+			    !(w = realloc(v, cap * sizeof(*v))))
+				goto fail;
+			v = w;
+		}
+		if (!(v[*n] = strdup(e->d_name)))
+			goto fail;
+		++*n;
+	}
+	if (*n)
+		qsort(v, *n, sizeof(*v), cmp_name);
+	return v ? v : calloc(1, sizeof(*v));
+fail:
+	while (*n)
+		free(v[--*n]);
+	free(v);
+	return NULL;
+}
+
+/*
+ * name (in the directory at) and, for a directory, all below it, as
+ * layers.c load_dir walks (stat(2), no dot entries, FBAC_MAX_DIR_DEPTH
+ * levels; the key's order is by name), each stat relative to its
+ * directory: no path walked again from the root.
+ */
+static void walk(struct stack_cache *sc, int at, const char *name,
+		 unsigned depth, const struct timespec *now)
 {
 	struct fbac_blob_out *o = &sc->key;
-	struct dirent **list = NULL;
 	struct stat st;
-	int n;
+	char **names;
+	DIR *d;
+	size_t n;
+	int fd;
 
-	if (stat(path, &st) < 0) {
+	if (fstatat(at, name, &st, 0) < 0) {
 		fbac_blob_put_u8(o, 0);
 		fbac_blob_put_u32(o, (uint32_t)errno);
 		if (errno != ENOENT)
@@ -76,24 +117,26 @@ static void walk(struct stack_cache *sc, const char *path, unsigned depth,
 		sc->usable = false;
 		return;
 	}
-	n = scandir(path, &list, visible, alphasort);
-	if (n < 0) {
+	fd = openat(at, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	d = fd < 0 ? NULL : fdopendir(fd);
+	names = d ? list_dir(d, &n) : NULL;
+	if (!names) {
+		if (d)
+			closedir(d);
+		else if (fd >= 0)
+			close(fd);
 		sc->usable = false;
 		return;
 	}
 	fbac_blob_put_u32(o, (uint32_t)n);
-	for (int i = 0; i < n; i++) {
-		char child[PATH_MAX];
-
-		put_s(o, list[i]->d_name);
-		if (snprintf(child, sizeof(child), "%s/%s", path,
-			     list[i]->d_name) >= (int)sizeof(child))
-			sc->usable = false;
-		else if (sc->usable)
-			walk(sc, child, depth + 1, now);
-		free(list[i]);
+	for (size_t i = 0; i < n; i++) {
+		put_s(o, names[i]);
+		if (sc->usable)
+			walk(sc, dirfd(d), names[i], depth + 1, now);
+		free(names[i]);
 	}
-	free(list);
+	free(names);
+	closedir(d);
 }
 
 int stack_cache_key(struct stack_cache *sc, const struct layers *l,
@@ -122,7 +165,7 @@ int stack_cache_key(struct stack_cache *sc, const struct layers *l,
 		fbac_blob_put_u8(o, l->dirs[i].required);
 		put_s(o, l->dirs[i].name);
 		put_s(o, l->dirs[i].dir);
-		walk(sc, l->dirs[i].dir, 0, &now);
+		walk(sc, AT_FDCWD, l->dirs[i].dir, 0, &now);
 	}
 	put_s(o, exe);
 	put_s(o, realpath(exe, real) ? real : NULL);
