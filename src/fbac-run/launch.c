@@ -10,7 +10,8 @@
  * own), so that starting it copies no page tables and its exec has no
  * copy of ours to tear down. It therefore runs on raw system calls only:
  * no allocation, no lock, no errno (that is our thread's), no handler of
- * ours (every signal stays blocked until the dispositions are reset).
+ * ours (every signal stays blocked until the dispositions we changed are
+ * reset).
  */
 #include "launch.h"
 
@@ -62,6 +63,10 @@ void launch_save_signals(struct launch *l)
 			l->saved_ignored |= 1ULL << (sig - 1);
 	}
 	sigprocmask(SIG_BLOCK, NULL, &l->saved_mask);
+	/* glibc's SIGCANCEL and SIGSETXID (the first two real-time
+	 * signals), handled for its threads: no handler of ours may run in
+	 * the child, which shares our memory and thread pointer. */
+	l->changed_here = (1ULL << 31) | (1ULL << 32);
 }
 
 void launch_ignore_signals(struct launch *l)
@@ -70,7 +75,7 @@ void launch_ignore_signals(struct launch *l)
 
 	for (size_t i = 0; i < sizeof(ours) / sizeof(ours[0]); i++) {
 		signal(ours[i], SIG_IGN);
-		l->ignored_here |= 1ULL << (ours[i] - 1);
+		l->changed_here |= 1ULL << (ours[i] - 1);
 	}
 }
 
@@ -203,16 +208,17 @@ CHILD_CODE static int child(void *arg)
 	/* The program gets the signal state fbac-run was started with, not
 	 * the one the supervisor and the C library set up for themselves.
 	 * The exec gives every handled signal its default action; what is
-	 * ignored stays so: signals ignored when we started are ignored
-	 * again (the C library may have given one a handler since), and
-	 * those we ignore ourselves get back their default action. */
+	 * ignored stays so. So the signals ignored when we started are
+	 * ignored again, and those whose disposition we or the C library
+	 * changed get back their default action, all before the mask is
+	 * restored: no handler of ours ever runs here. */
 	for (int sig = 1; sig <= 64; sig++) {
 		uint64_t bit = 1ULL << (sig - 1);
 		struct kernel_sigaction ka = {
 			.handler = (l->saved_ignored & bit) ? SIG_IGN : SIG_DFL,
 		};
 
-		if (!((l->saved_ignored | l->ignored_here) & bit) ||
+		if (!((l->saved_ignored | l->changed_here) & bit) ||
 		    sig == SIGKILL || sig == SIGSTOP)
 			continue;
 		if ((r = raw(SYS_rt_sigaction, sig, (long)&ka, 0, 8, 0)) < 0)

@@ -24,9 +24,11 @@ struct launch {
 	 * the rest start with their default action, as after any exec). */
 	sigset_t saved_mask;
 	uint64_t saved_ignored;
-	/* Signals we ignore ourselves (launch_ignore_signals): the child
-	 * gives them their default action again unless saved_ignored. */
-	uint64_t ignored_here;
+	/* Signals whose disposition we changed: those we ignore ourselves
+	 * (launch_ignore_signals) and the C library's own, which it handles
+	 * once we start threads. The child resets them (to saved_ignored's
+	 * word) before it unblocks anything; the exec resets the rest. */
+	uint64_t changed_here;
 	/* out */
 	void *child_stack; /* its memory stack until it execs (launch_done unmaps it) */
 	pid_t pid;
