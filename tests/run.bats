@@ -856,6 +856,34 @@ content() {
 	out_is "$PUBLIC"
 }
 
+@test "paths: relative names from a working directory that moved, was removed or is in /proc" {
+	# Named from the directory's canonical path: after a rename, the
+	# name the kernel gives now; a removed one leaves nothing to name.
+	mkdir -p "$T/pub/sub"
+	echo here >"$T/pub/sub/f"
+	run --separate-stderr sandbox Read="$T/pub" Rename="$T/pub" -- sh -c \
+		"cd '$T/pub/sub' && cat f && mv '$T/pub/sub' '$T/pub/moved' && cat f"
+	expect_status 0
+	[[ ${lines[0]} == here && ${lines[1]} == here ]] ||
+		{ show_run; fail "read after the move"; }
+	[[ -f $T/pub/moved/f && ! -e $T/pub/sub ]] || fail "not moved"
+	# Removed: relative names find nothing, as outside the sandbox (not
+	# what the kernel's name for a removed directory happens to name).
+	mkdir -p "$T/pub/gone" "$T/pub/gone (deleted)"
+	echo impostor >"$T/pub/gone (deleted)/f"
+	run --separate-stderr sandbox Read="$T/pub" Rmdir="$T/pub" Getattr="$T/pub" -- sh -c \
+		"cd '$T/pub/gone' && rmdir '$T/pub/gone' && { cat f; stat -c %s f; }"
+	expect_status 1
+	err_has "No such file or directory"
+	[[ -z $output ]] || fail "read the impostor: $output"
+	[[ ! -e $T/pub/gone ]] || fail "not removed"
+	# /proc/self relative to /proc is the program's (the shell's), never
+	# the supervisor's.
+	run --separate-stderr sandbox -- sh -c 'cd /proc/self && read -r l <status && echo "$l"'
+	expect_status 0
+	[[ $output == "Name:"*sh ]] || { show_run; fail "not the shell's status"; }
+}
+
 @test "paths: a symlink from the grant to a denied file is decided on its target" {
 	run --separate-stderr sandbox Read="$T/pub" -- cat "$T/pub/out"
 	expect_status 1

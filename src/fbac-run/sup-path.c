@@ -311,6 +311,32 @@ static void set_link(struct resolved *out, const char *path)
 		memcpy(out->link, path, n + 1);
 }
 
+/*
+ * path (relative) made absolute from the caller's working directory, in
+ * place: unless a process changed its root (names then differ from
+ * ours), the directory is gone, or the result lies in /proc or /dev,
+ * whose names depend on who asks (rewrite_self). Return: 0 when path
+ * is absolute now, -1 when it is left as it was.
+ */
+static int cwd_absolute(struct call *c, char *path, size_t size)
+{
+	char abs[FBAC_MAX_PATH];
+	int n;
+
+	if (__atomic_load_n(&c->s->roots_vary, __ATOMIC_ACQUIRE))
+		return -1;
+	n = target_cwd_path(c->tid, abs, sizeof(abs));
+	if (n <= 0 || abs[0] != '/' ||
+	    (n > 10 && !strcmp(abs + n - 10, " (deleted)")))
+		return -1;
+	if (snprintf(abs + n, sizeof(abs) - (size_t)n, "%s%s",
+		     n > 1 ? "/" : "", path) >= (int)(sizeof(abs) - (size_t)n))
+		return -1;
+	if (fbac_path_is_under(abs, "/proc") || fbac_path_is_under(abs, "/dev"))
+		return -1;
+	return copy_path(path, size, abs) == 0 ? 0 : -1;
+}
+
 /* "self" or "thread-self" first: relative to /proc, it means the caller. */
 static bool starts_with_self(const char *path)
 {
@@ -413,6 +439,13 @@ int resolve_path(struct call *c, int dirfd, const char *arg, unsigned flags,
 		return 0;
 	}
 
+	/* A name relative to the working directory, as most programs use
+	 * (git, make): named from the directory's canonical path, so that no
+	 * /proc entry is opened and no descriptor's name read back per call.
+	 * Should the directory move meanwhile, what is decided on is still
+	 * what is used: the object found at that path. */
+	if (path[0] != '/' && dirfd == AT_FDCWD && !starts_with_self(path))
+		(void)cwd_absolute(c, path, sizeof(path));
 	base = base_fd(c, dirfd, path);
 	if (base < 0)
 		return base;

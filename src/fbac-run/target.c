@@ -150,6 +150,21 @@ int target_cwd(pid_t tid)
 	return proc_open(tid, "cwd");
 }
 
+int target_cwd_path(pid_t tid, char *buf, size_t size)
+{
+	char link[64];
+	ssize_t n;
+
+	snprintf(link, sizeof(link), "/proc/%d/cwd", (int)tid);
+	n = readlink(link, buf, size);
+	if (n < 0)
+		return -errno;
+	if ((size_t)n >= size)
+		return -ENAMETOOLONG;
+	buf[n] = 0;
+	return (int)n;
+}
+
 int target_root(pid_t tid)
 {
 	return proc_open(tid, "root");

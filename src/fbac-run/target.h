@@ -25,6 +25,9 @@ int target_getfd(pid_t tid, int fd);
 void target_cache_pidfds(void);
 /* An O_PATH descriptor of the thread's working directory or root. */
 int target_cwd(pid_t tid);
+/* The path of its working directory as the kernel names it, into buf.
+ * Return: its length or -errno (-ENAMETOOLONG when it does not fit). */
+int target_cwd_path(pid_t tid, char *buf, size_t size);
 int target_root(pid_t tid);
 /* The thread group id of tid, or -errno. */
 pid_t target_tgid(pid_t tid);
