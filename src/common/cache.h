@@ -11,6 +11,7 @@
 #ifndef FBAC_CACHE_H
 #define FBAC_CACHE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <time.h>
@@ -23,6 +24,21 @@
 static inline uint64_t cache_ns(const struct timespec *t)
 {
 	return (uint64_t)t->tv_sec * 1000000000u + (uint64_t)t->tv_nsec;
+}
+
+/*
+ * A file changed within the last CACHE_RACY_NS may change again within
+ * the same tick of the clock that stamps it, keeping its size: its
+ * identity would not tell the two versions apart, so nothing derived
+ * from it is cached until it is older (git's "racily clean" entries).
+ */
+#define CACHE_RACY_NS 1000000000ull
+
+static inline bool cache_racy(const struct timespec *mtime,
+			      const struct timespec *ctime, uint64_t now_ns)
+{
+	return cache_ns(mtime) + CACHE_RACY_NS > now_ns ||
+	       cache_ns(ctime) + CACHE_RACY_NS > now_ns;
 }
 
 /* The identity of the running executable (device, inode, size, mtime):

@@ -218,24 +218,17 @@ static void use_cache(struct prefetch *pf, struct fbac_library *lib,
 		}
 }
 
-/*
- * A file changed within the last RACY_NS may change again within the
- * same tick of the clock that stamps it, keeping its size: its identity
- * would not tell the two versions apart. It is parsed again until it is
- * older (as git treats a "racily clean" index entry).
- */
-#define RACY_NS 1000000000ull
-
 /* A file parsed here (not taken from the cache) without error. */
 static bool parsed_here(const struct prefetched *p)
 {
 	return !p->cached && p->done && p->err == 0 && p->parsed->err == 0;
 }
 
+/* See cache_racy(): a file parsed again until it is older. */
 static bool racy(const struct prefetch *pf, const struct fbac_file_id *id)
 {
-	return id->mtime_ns + RACY_NS > pf->now_ns ||
-	       id->ctime_ns + RACY_NS > pf->now_ns;
+	return id->mtime_ns + CACHE_RACY_NS > pf->now_ns ||
+	       id->ctime_ns + CACHE_RACY_NS > pf->now_ns;
 }
 
 /* What parsed, as a cache file (cache_write's encoder). */

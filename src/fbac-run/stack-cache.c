@@ -32,13 +32,6 @@ static void put_env(struct fbac_blob_out *o, const struct fbac_env *env)
 	}
 }
 
-/* A file changed within the last second may change again with the same
- * times (git's "racily clean" entries): a key naming it is not kept. */
-static bool recent(const struct timespec *t, const struct timespec *now)
-{
-	return cache_ns(t) + 1000000000u > cache_ns(now);
-}
-
 static int cmp_name(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
@@ -85,7 +78,7 @@ fail:
  * directory: no path walked again from the root.
  */
 static void walk(struct stack_cache *sc, int at, const char *name,
-		 unsigned depth, const struct timespec *now)
+		 unsigned depth, uint64_t now_ns)
 {
 	struct fbac_blob_out *o = &sc->key;
 	struct stat st;
@@ -109,7 +102,7 @@ static void walk(struct stack_cache *sc, int at, const char *name,
 	fbac_blob_put_u64(o, cache_ns(&st.st_ctim));
 	fbac_blob_put_u32(o, st.st_mode);
 	fbac_blob_put_u32(o, st.st_uid);
-	if (recent(&st.st_mtim, now) || recent(&st.st_ctim, now))
+	if (cache_racy(&st.st_mtim, &st.st_ctim, now_ns))
 		sc->racy = true;
 	if (!S_ISDIR(st.st_mode))
 		return;
@@ -132,7 +125,7 @@ static void walk(struct stack_cache *sc, int at, const char *name,
 	for (size_t i = 0; i < n; i++) {
 		put_s(o, names[i]);
 		if (sc->usable)
-			walk(sc, dirfd(d), names[i], depth + 1, now);
+			walk(sc, dirfd(d), names[i], depth + 1, now_ns);
 		free(names[i]);
 	}
 	free(names);
@@ -165,7 +158,7 @@ int stack_cache_key(struct stack_cache *sc, const struct layers *l,
 		fbac_blob_put_u8(o, l->dirs[i].required);
 		put_s(o, l->dirs[i].name);
 		put_s(o, l->dirs[i].dir);
-		walk(sc, AT_FDCWD, l->dirs[i].dir, 0, &now);
+		walk(sc, AT_FDCWD, l->dirs[i].dir, 0, cache_ns(&now));
 	}
 	put_s(o, exe);
 	put_s(o, realpath(exe, real) ? real : NULL);

@@ -273,7 +273,7 @@ static void h_fd_setattr(struct call *c)
 	/* Pipes, sockets, memfds and deleted files have no path to protect
 	 * (a memfd reads "/memfd:name (deleted)"). */
 	if (path[0] == '/' && strncmp(path, "/memfd:", 7) &&
-	    !(n > 10 && !strcmp(path + n - 10, " (deleted)")) &&
+	    !(n > 0 && deleted_name(path, (size_t)n)) &&
 	    !decide_path(c, FBAC_OP_FILE_SETATTR, path)) {
 		err = -EACCES;
 		goto out;

@@ -115,7 +115,7 @@ static int fd_path(int fd, char *out, size_t size)
 	/* Anonymous files (memfd, pipes, sockets) have no path to decide on. */
 	if (out[0] != '/')
 		return -EACCES;
-	if (n > 10 && !strcmp(out + n - 10, " (deleted)"))
+	if (deleted_name(out, (size_t)n))
 		return -ENOENT;
 	return 0;
 }
@@ -326,8 +326,7 @@ static int cwd_absolute(struct call *c, char *path, size_t size)
 	if (__atomic_load_n(&c->s->roots_vary, __ATOMIC_ACQUIRE))
 		return -1;
 	n = target_cwd_path(c->tid, abs, sizeof(abs));
-	if (n <= 0 || abs[0] != '/' ||
-	    (n > 10 && !strcmp(abs + n - 10, " (deleted)")))
+	if (n <= 0 || abs[0] != '/' || deleted_name(abs, (size_t)n))
 		return -1;
 	if (snprintf(abs + n, sizeof(abs) - (size_t)n, "%s%s",
 		     n > 1 ? "/" : "", path) >= (int)(sizeof(abs) - (size_t)n))

@@ -14,6 +14,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 
@@ -148,6 +149,13 @@ static inline void fail(struct call *c, int err)
 }
 
 /* Our magic-link name for one of our descriptors. */
+/* Whether a name of n bytes the kernel gave (readlink of /proc/.../fd/N
+ * or cwd) is that of a removed file: it then ends in " (deleted)". */
+static inline bool deleted_name(const char *name, size_t n)
+{
+	return n > 10 && !strcmp(name + n - 10, " (deleted)");
+}
+
 static inline void fdname(char *buf, size_t size, int fd)
 {
 	snprintf(buf, size, "/proc/self/fd/%d", fd);

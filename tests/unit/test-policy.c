@@ -1154,14 +1154,10 @@ static void test_suggest(void)
 
 int main(void)
 {
-	struct fbac_env_input tin = { .home = "/home/trusted",
-				      .user = "u",
-				      .uid = 1000 };
-
 	plan_no_plan();
 	env_arena = fbac_arena_new();
 	if (test_env(&env, env_arena) < 0 ||
-	    fbac_env_init(&trusted_env, env_arena, &tin) < 0)
+	    test_trusted_env(&trusted_env, env_arena) < 0)
 		abort();
 	test_decisions();
 	test_ranks();

@@ -393,14 +393,10 @@ static void test_empty(void)
 
 int main(void)
 {
-	struct fbac_env_input tin = { .home = "/home/trusted",
-				      .user = "u",
-				      .uid = 1000 };
-
 	plan_no_plan();
 	env_arena = fbac_arena_new();
 	if (!env_arena || test_env(&env, env_arena) < 0 ||
-	    fbac_env_init(&trusted, env_arena, &tin) < 0)
+	    test_trusted_env(&trusted, env_arena) < 0)
 		abort();
 	load_shipped();
 	test_applications();

@@ -123,4 +123,14 @@ static inline int test_env(struct fbac_env *env, struct fbac_arena *a)
 	return fbac_env_init(env, a, &in);
 }
 
+/* The trusted environment of the same user (home /home/trusted). */
+static inline int test_trusted_env(struct fbac_env *env, struct fbac_arena *a)
+{
+	const struct fbac_env_input in = { .home = "/home/trusted",
+					   .user = "u",
+					   .uid = 1000 };
+
+	return fbac_env_init(env, a, &in);
+}
+
 #endif
