@@ -456,7 +456,7 @@ help:
 	@echo "  lint-man     check man/*.[157] with groff (and mandoc when installed)"
 	@echo "  install      to DESTDIR+PREFIX; uninstall removes the same files"
 	@echo "  clean        remove build/ and build-san/"
-	@echo "options: SANITIZE=1 WERROR=0 V=1 PREFIX= DESTDIR= FUZZ_SECONDS="
+	@echo "options: SANITIZE=1 WERROR=0 STATIC_DEPS=0 V=1 PREFIX= DESTDIR= FUZZ_SECONDS="
 
 -include $(LIB_OBJS:.o=.d) $(COMMON_OBJS:.o=.d) $(UNIT_OBJS:.o=.d) \
 	$(foreach p,$(PROGRAMS),$($(p)_OBJS:.o=.d)) \
