@@ -171,3 +171,48 @@ paths() {
 	[[ $(continued "$stderr") -ge 2 ]] || fail "no fast path: $stderr"
 	[[ $output != *"$SECRET"* ]] || fail "the secret leaked"
 }
+
+@test "fast path: rules a rule above them implies are left out, with the same answers" {
+	# $T/pub and $T/pub/sub are both granted: the kernel rules on
+	# $T/pub/sub add nothing to those on $T/pub and are not made. The
+	# answers must be those of the supervisor alone, also once the
+	# subtree was replaced after launch (its old rule would name the old
+	# directory) and through a symlink that leads out of the tree.
+	local go=$BATS_TEST_TMPDIR/go
+	ro() {
+		"$FBAC_RUN" -q -v "$@" -P "$RUN_FIX/lib" --as Test_System \
+			--as Test_Read -D "Test_Read.dirs=$T/pub,$T/pub/sub" \
+			"$PROGS/open-many" "${args[@]}"
+	}
+	local -a args=(--wait "$go" "$T/pub/a" "$T/pub/sub/b" "$T/pub/sub"
+		"$T/pub/sub/new" "$T/pub/out" "$T/secret/s" "$T/pub2/c")
+	ro >"$BATS_TEST_TMPDIR/fast" 2>"$BATS_TEST_TMPDIR/fast.err" &
+	local pid=$!
+	sleep 0.5
+	rm -rf "$T/pub/sub"
+	mkdir "$T/pub/sub"
+	echo "new b" >"$T/pub/sub/b"
+	echo "newer" >"$T/pub/sub/new"
+	touch "$go"
+	wait "$pid" || fail "open-many failed: $(cat "$BATS_TEST_TMPDIR/fast.err")"
+	local fast
+	fast=$(cat "$BATS_TEST_TMPDIR/fast")
+	run --separate-stderr ro --supervise-all
+	[[ $status -eq 0 ]] || fail "open-many failed: $stderr"
+	[[ $output == "$fast" ]] || fail "disagree: fast=$fast supervisor=$output"
+	grep -qx "$T/pub/a ok 7" <<<"$fast" || fail "pub/a: $fast"
+	grep -qx "$T/pub/sub/b ok 6" <<<"$fast" || fail "the replaced subtree: $fast"
+	grep -qx "$T/pub/sub/new ok 6" <<<"$fast" || fail "a new file in it: $fast"
+	grep -qx "$T/pub/sub dir 4" <<<"$fast" || fail "the subtree listed: $fast"
+	grep -qx "$T/pub/out EACCES" <<<"$fast" || fail "the symlink led out"
+	grep -qx "$T/secret/s EACCES" <<<"$fast" || fail "outside the grant"
+	grep -qx "$T/pub2/c EACCES" <<<"$fast" || fail "outside the grant"
+	[[ $fast != *"$SECRET"* ]] || fail "the secret leaked"
+	# Left out: the narrow rule and both rulesets' rules on $T/pub/sub.
+	local n
+	n=$(sed -n 's/^fbac: landlock: \([0-9]*\) rules left out.*/\1/p' \
+		"$BATS_TEST_TMPDIR/fast.err")
+	[[ ${n:-0} -ge 2 ]] || fail "no rule left out: $(cat "$BATS_TEST_TMPDIR/fast.err")"
+	[[ $(continued "$(cat "$BATS_TEST_TMPDIR/fast.err")") -ge 2 ]] ||
+		fail "no fast path: $(cat "$BATS_TEST_TMPDIR/fast.err")"
+}

@@ -128,7 +128,7 @@ static int expand_dir(const struct fbac_ll_expand *e, const char *dir,
 /* A narrow rule on a path that is canonical (no symlink on the way); the
  * object stays open for the rule (up to *held of them in all). */
 static int narrow_rule(const struct fbac_ll_path *lp, struct landlock_grants *g,
-		       size_t *held)
+		       struct landlock_grants *absent, size_t *held)
 {
 	struct open_how how = { .flags = O_PATH | O_CLOEXEC | O_NOFOLLOW,
 				.resolve = RESOLVE_NO_SYMLINKS };
@@ -137,8 +137,12 @@ static int narrow_rule(const struct fbac_ll_path *lp, struct landlock_grants *g,
 	int r;
 
 	fd = (int)syscall(SYS_openat2, AT_FDCWD, lp->path, &how, sizeof(how));
+	/* Missing with no symlink on the way: no rule can name it, in any
+	 * ruleset (absent is asked before opening it again). */
+	if (fd < 0 && errno == ENOENT)
+		return grant_add(absent, lp->path, 0, NULL);
 	if (fd < 0)
-		return 0; /* missing, or reached through a symlink */
+		return 0; /* reached through a symlink */
 	if (fstat(fd, &st) < 0 || S_ISLNK(st.st_mode))
 		return 0;
 	/* A rule naming one object grants nothing below it. */
@@ -153,6 +157,59 @@ static int narrow_rule(const struct fbac_ll_path *lp, struct landlock_grants *g,
 		++*held;
 	}
 	return 0;
+}
+
+size_t landlock_parent_len(const char *path, size_t len)
+{
+	if (len <= 1)
+		return 0;
+	while (len > 1 && path[len - 1] != '/')
+		len--;
+	return len > 1 ? len - 1 : 1; /* without its slash, but "/" */
+}
+
+size_t landlock_ll_find(const struct fbac_ll_path *v, size_t n,
+			const char *path, size_t len)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const char *m = v[mid].path;
+		int c = strncmp(m, path, len);
+
+		if (c == 0 && m[len])
+			c = 1;
+		if (c == 0)
+			return mid;
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return SIZE_MAX;
+}
+
+/*
+ * Whether a tree rule above narrow[k] gives it all its rights: the kernel
+ * takes the union of the rules above an object, and the supervisor's
+ * prediction walks up to that rule (whose object it checks), so the rule
+ * would add nothing. Should that tree not be granted at launch (missing,
+ * a symlink, reached through one), neither would this path.
+ */
+static bool narrow_covered(const struct fbac_ll_path *v, size_t n, size_t k)
+{
+	const char *path = v[k].path;
+	size_t len = strlen(path);
+
+	while ((len = landlock_parent_len(path, len)) > 0) {
+		size_t j = landlock_ll_find(v, n, path, len);
+
+		if (j != SIZE_MAX && !v[j].literal_only &&
+		    !(v[k].access & ~v[j].access))
+			return true;
+	}
+	return false;
 }
 
 static int cmp_grant(const void *a, const void *b)
@@ -175,10 +232,15 @@ int landlock_expand(const struct fbac_stack *st, struct landlock_extra *extras)
 			if ((r = expand_dir(&p->expand[k], p->expand[k].dir, 0,
 					    false, &x->exec)) < 0)
 				return r;
-		for (size_t k = 0; k < p->n_narrow; k++)
+		for (size_t k = 0; k < p->n_narrow; k++) {
+			if (narrow_covered(p->narrow, p->n_narrow, k)) {
+				x->implied++;
+				continue;
+			}
 			if ((r = narrow_rule(&p->narrow[k], &x->narrow,
-						&held)) < 0)
+					     &x->absent, &held)) < 0)
 				return r;
+		}
 		for (size_t k = 0; k < p->n_narrow_expand; k++)
 			if ((r = expand_dir(&p->narrow_expand[k],
 					    p->narrow_expand[k].dir, 0, true,
@@ -186,6 +248,9 @@ int landlock_expand(const struct fbac_stack *st, struct landlock_extra *extras)
 				return r;
 		if (x->narrow.n)
 			qsort(x->narrow.v, x->narrow.n, sizeof(*x->narrow.v),
+			      cmp_grant);
+		if (x->absent.n)
+			qsort(x->absent.v, x->absent.n, sizeof(*x->absent.v),
 			      cmp_grant);
 	}
 	return 0;
@@ -222,6 +287,7 @@ void landlock_extra_free(struct landlock_extra *extras, size_t n)
 	for (size_t i = 0; i < n; i++) {
 		grants_free(&extras[i].exec);
 		grants_free(&extras[i].narrow);
+		grants_free(&extras[i].absent);
 		extras[i].narrowed = false;
 	}
 }

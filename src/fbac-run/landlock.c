@@ -189,6 +189,63 @@ static int add_grant(int ruleset, struct landlock_grant *g, uint64_t handled)
 	return 0;
 }
 
+/* The rights the rule on paths[i] gives each ruleset: the supervisor's
+ * (*sup) and the program's (*prog, narrowed per x). */
+static void plan_rights(const struct fbac_landlock_plan *p, size_t i,
+			const struct landlock_extra *x, uint64_t handled,
+			uint64_t *sup, uint64_t *prog)
+{
+	uint64_t acc = p->paths[i].access & handled, prog_acc = acc;
+
+	/* The program reads and writes through its narrow rules alone; what
+	 * it may run, it may read (the kernel asks both of an exec). */
+	if (x && x->narrowed) {
+		prog_acc &= ~(uint64_t)(FBAC_LL_FS_READ_FILE | FBAC_LL_FS_READ_DIR |
+					FBAC_LL_FS_WRITE_FILE);
+		if (p->paths[i].access & FBAC_LL_FS_EXECUTE)
+			prog_acc |= FBAC_LL_FS_READ_FILE & handled;
+	}
+	*sup = acc;
+	*prog = prog_acc;
+}
+
+/*
+ * What rules on the directories above paths[i] already give everything
+ * below them, in each ruleset: a rule there grants nothing more, so it is
+ * not made (a third of the start-up's rules, /proc's among them, for
+ * the supervisor's rule on all of /proc). Rights by a rule naming a file
+ * alone never reach below a directory. sup_below: rights the supervisor
+ * has below sup_dirs (its own rules, made below).
+ */
+static void inherited_rights(const struct fbac_landlock_plan *p, size_t i,
+			     const struct landlock_extra *x, uint64_t handled,
+			     const char *const *sup_dirs,
+			     const uint64_t *sup_below, size_t n_sup_dirs,
+			     uint64_t *sup, uint64_t *prog)
+{
+	const char *path = p->paths[i].path;
+	size_t len = strlen(path);
+
+	*sup = *prog = 0;
+	for (size_t k = 0; k < n_sup_dirs; k++)
+		if (fbac_path_is_under(path, sup_dirs[k]) &&
+		    strcmp(path, sup_dirs[k]))
+			*sup |= sup_below[k];
+	while ((len = landlock_parent_len(path, len)) > 0) {
+		size_t j = landlock_ll_find(p->paths, p->n_paths, path, len);
+
+		if (j != SIZE_MAX) {
+			uint64_t a_sup, a_prog,
+				keep = ~(p->paths[j].literal_only &
+					 FBAC_LL_FS_EXECUTE);
+
+			plan_rights(p, j, x, handled, &a_sup, &a_prog);
+			*sup |= a_sup & keep;
+			*prog |= a_prog & keep;
+		}
+	}
+}
+
 static int new_ruleset(const struct ll_ruleset_attr *attr, size_t size)
 {
 	int fd = (int)syscall(SYS_landlock_create_ruleset, attr, size, 0);
@@ -224,19 +281,38 @@ static int prepare_one(const struct fbac_stack_entry *e, int abi,
 		return sup;
 	if (prog_fd && (prog = new_ruleset(&attr, attr_size)) < 0)
 		return prog;
+	/* The supervisor's own rules on whole trees (made further down). */
+	const uint64_t proc_rights = (FBAC_LL_FS_READ_FILE | FBAC_LL_FS_READ_DIR |
+				      FBAC_LL_FS_WRITE_FILE | FBAC_LL_FS_TRUNCATE) &
+				     handled;
+	const char *sup_dirs[FBAC_MAX_LAYERS + 2] = { "/proc" };
+	uint64_t sup_below[FBAC_MAX_LAYERS + 2] = { proc_rights };
+	size_t n_sup_dirs = 1, implied = 0;
+
+	for (size_t i = 0; i < n_sup_reads && n_sup_dirs < ARRAY_SIZE(sup_dirs);
+	     i++) {
+		sup_dirs[n_sup_dirs] = sup_reads[i];
+		sup_below[n_sup_dirs++] =
+			(FBAC_LL_FS_READ_FILE | FBAC_LL_FS_READ_DIR) & handled;
+	}
 	for (size_t i = 0; i < p->n_paths; i++) {
-		uint64_t acc = p->paths[i].access & handled, prog_acc = acc;
+		uint64_t acc, prog_acc, up_sup, up_prog;
 		const struct landlock_grant *g;
 
-		/* The program reads and writes through its narrow rules
-		 * alone; what it may run, it may read (the kernel asks both
-		 * of an exec). */
-		if (x && x->narrowed) {
-			prog_acc &= ~(uint64_t)(FBAC_LL_FS_READ_FILE |
-						FBAC_LL_FS_READ_DIR |
-						FBAC_LL_FS_WRITE_FILE);
-			if (p->paths[i].access & FBAC_LL_FS_EXECUTE)
-				prog_acc |= FBAC_LL_FS_READ_FILE & handled;
+		plan_rights(p, i, x, handled, &acc, &prog_acc);
+		/* REFER compares the rights on both sides of a move rule by
+		 * rule: such rules are always made. */
+		if (!(p->paths[i].access & FBAC_LL_FS_REFER)) {
+			inherited_rights(p, i, x, handled, sup_dirs, sup_below,
+					 n_sup_dirs, &up_sup, &up_prog);
+			if (acc && !(acc & ~up_sup)) {
+				acc = 0;
+				implied++;
+			}
+			if (prog >= 0 && prog_acc && !(prog_acc & ~up_prog)) {
+				prog_acc = 0;
+				implied++;
+			}
 		}
 		/* Listed as a narrow rule, the object is open already: the
 		 * same one, as that walk met no symlink. */
@@ -246,6 +322,8 @@ static int prepare_one(const struct fbac_stack_entry *e, int abi,
 		if (g && g->fd >= 0)
 			r = add_fd2(sup, acc, prog, prog_acc, g->fd, g->dir,
 				    p->paths[i].literal_only);
+		else if (x && landlock_grant_at(&x->absent, p->paths[i].path))
+			r = 0;
 		else
 			r = add_path2(sup, acc, prog, prog_acc,
 				      p->paths[i].path, p->paths[i].literal_only);
@@ -317,6 +395,8 @@ static int prepare_one(const struct fbac_stack_entry *e, int abi,
 	*sup_fd = TAKE_FD(sup);
 	if (prog_fd)
 		*prog_fd = TAKE_FD(prog);
+	if (x)
+		x->implied += implied;
 	return 0;
 }
 

@@ -48,9 +48,15 @@ struct landlock_extra {
 	struct landlock_grants exec;
 	/* The program's read rights (plan->narrow), sorted by path. */
 	struct landlock_grants narrow;
+	/* Narrow rule paths found missing (ENOENT, no symlink on the way),
+	 * sorted: landlock_prepare does not look for them again. */
+	struct landlock_grants absent;
 	/* Whether the program's domain reads through narrow alone (set by
 	 * the launcher when its domain is enforced). */
 	bool narrowed;
+	/* Rules not made as a rule on a directory above gives all they
+	 * would (narrow rules, and each ruleset's plan rules): for -v. */
+	size_t implied;
 };
 
 /*
@@ -59,6 +65,14 @@ struct landlock_extra {
  * stack entry. Return: 0 or -ENOMEM.
  */
 int landlock_expand(const struct fbac_stack *st, struct landlock_extra *extras);
+/* The length of path[0..len)'s parent ("/" for a top directory), 0 for
+ * "/" itself: walks a path's ancestors in place. */
+size_t landlock_parent_len(const char *path, size_t len);
+/* The index of the path equal to path[0..len) in v (n, sorted by strcmp),
+ * or SIZE_MAX. */
+size_t landlock_ll_find(const struct fbac_ll_path *v, size_t n,
+			const char *path, size_t len);
+
 /* The grant on exactly path in g (sorted: narrow), or NULL. */
 const struct landlock_grant *landlock_grant_at(const struct landlock_grants *g,
 					      const char *path);

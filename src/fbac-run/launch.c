@@ -2,9 +2,11 @@
 /*
  * The child: die with us, close what it inherited, no_new_privs, no
  * capabilities, the policy's own Landlock layers, the seccomp filter;
- * then wait until we hold its listener, and exec. The parent takes the
- * listener with pidfd_getfd, so the child never needs a notified call
- * (sendmsg would be) between loading the filter and exec.
+ * then it says which descriptor is its listener and execs. The exec is
+ * itself notified: it waits in the kernel, the child's memory and
+ * descriptors untouched, until we have taken the listener (pidfd_getfd)
+ * and answered. So the child never needs a notified call (sendmsg would
+ * be) to hand the listener over, and no round trip to be told to go.
  *
  * The child shares our memory until it execs (CLONE_VM, on a stack of its
  * own), so that starting it copies no page tables and its exec has no
@@ -184,23 +186,14 @@ CHILD_CODE static long check_no_capabilities(void)
 	return 0;
 }
 
-struct child_args {
-	const struct launch *l;
-	pid_t parent;
-	int syncw, gor, errw;
-};
-
 CHILD_CODE static int child(void *arg)
 {
-	/* Our own copy: launch_start's frame is gone once we are told to go. */
-	const struct child_args args = *(const struct child_args *)arg,
-				*a = &args;
-	const struct launch *l = a->l;
+	const struct launch *l = arg;
+	const struct launch_child *a = &l->child;
 	struct sock_fprog prog = { .len = l->filter->len,
 				   .filter = l->filter->insns };
 	uint64_t mask;
 	long listener, r;
-	char go;
 
 	if ((r = raw(SYS_prctl, PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0)) < 0 ||
 	    raw(SYS_getppid, 0, 0, 0, 0, 0) != a->parent)
@@ -253,7 +246,10 @@ CHILD_CODE static int child(void *arg)
 			       0);
 	if (listener < 0)
 		child_fail(a->errw, listener, 125);
-	/* From here on: no notified syscall until the parent has it. */
+	/* From here on, the only notified call is the exec: it waits until
+	 * the parent has taken the listener and decided. The listener is
+	 * close-on-exec (the kernel makes it so), so the program never holds
+	 * it; should the parent fail meanwhile, it kills us. */
 	{
 		int fd = (int)listener;
 
@@ -261,9 +257,6 @@ CHILD_CODE static int child(void *arg)
 		    sizeof(fd))
 			child_exit(125);
 	}
-	if (raw(SYS_read, a->gor, (long)&go, 1, 0, 0) != 1)
-		child_exit(125);
-	raw(SYS_close, listener, 0, 0, 0, 0);
 	r = raw(SYS_execve, (long)l->exe, (long)l->argv, (long)environ, 0, 0);
 	child_fail(a->errw, r, r == -ENOENT ? 127 : 126);
 	return 0;
@@ -275,19 +268,14 @@ CHILD_CODE static int child(void *arg)
 
 int launch_start(struct launch *l)
 {
-	int syncp[2] = { -1, -1 }, gop[2] = { -1, -1 }, errp[2] = { -1, -1 };
-	struct child_args args;
-	pid_t parent = getpid(), pid;
+	int errp[2] = { -1, -1 }, r = 0;
 	sigset_t all, old;
-	int fd = -1, pidfd = -1, r = 0;
+	pid_t pid;
 
-	if (pipe2(syncp, O_CLOEXEC) < 0 || pipe2(gop, O_CLOEXEC) < 0 ||
-	    pipe2(errp, O_CLOEXEC) < 0) {
+	if (!l->filter || !l->filter->insns)
+		return log_error(-EINVAL, "no seccomp filter to load");
+	if (pipe2(l->sync_pipe, O_CLOEXEC) < 0 || pipe2(errp, O_CLOEXEC) < 0) {
 		r = log_error(-errno, "cannot create pipes: %m");
-		goto out;
-	}
-	if (!l->filter || !l->filter->insns) {
-		r = log_error(-EINVAL, "no seccomp filter to load");
 		goto out;
 	}
 	l->child_stack = mmap(NULL, CHILD_STACK, PROT_READ | PROT_WRITE,
@@ -297,67 +285,52 @@ int launch_start(struct launch *l)
 		r = log_error(-errno, "cannot map the child's stack: %m");
 		goto out;
 	}
-	args = (struct child_args){ l, parent, syncp[1], gop[0], errp[1] };
+	/* What the child reads lives in *l, which outlives it: we return at
+	 * once, while it is still setting itself up. */
+	l->child = (struct launch_child){ getpid(), l->sync_pipe[1], errp[1] };
 	sigfillset(&all);
 	sigprocmask(SIG_BLOCK, &all, &old);
-	pid = clone(child, (char *)l->child_stack + CHILD_STACK, CLONE_VM | SIGCHLD,
-		    &args);
+	pid = clone(child, (char *)l->child_stack + CHILD_STACK,
+		    CLONE_VM | CLONE_PIDFD | SIGCHLD, l, &l->pidfd);
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	if (pid < 0) {
 		r = log_error(-errno, "cannot start the child: %m");
 		goto out;
 	}
 	l->pid = pid;
-	close(syncp[1]);
-	syncp[1] = -1;
-	close(errp[1]);
-	errp[1] = -1;
-	if (read(syncp[0], &fd, sizeof(fd)) != sizeof(fd)) {
+	l->exec_err_fd = TAKE_FD(errp[0]);
+out:
+	if (l->sync_pipe[1] >= 0)
+		close(l->sync_pipe[1]);
+	l->sync_pipe[1] = -1;
+	if (errp[1] >= 0)
+		close(errp[1]);
+	if (errp[0] >= 0)
+		close(errp[0]);
+	return r;
+}
+
+int launch_take(struct launch *l)
+{
+	int fd = -1;
+
+	if (read(l->sync_pipe[0], &fd, sizeof(fd)) != sizeof(fd)) {
 		/* The child failed before its filter: it said why on errp. */
 		int err = 0;
 
-		if (read(errp[0], &err, sizeof(err)) == sizeof(err))
+		if (read(l->exec_err_fd, &err, sizeof(err)) == sizeof(err))
 			errno = err;
 		else
 			errno = EIO;
-		r = log_error(-errno, "cannot set up the sandbox: %m");
-		goto out;
+		return log_error(-errno, "cannot set up the sandbox: %m");
 	}
-	pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
-	if (pidfd < 0) {
-		r = log_error(-errno, "cannot open the child's pidfd: %m");
-		goto out;
-	}
-	l->listener = (int)syscall(SYS_pidfd_getfd, pidfd, fd, 0);
-	if (l->listener < 0) {
-		r = log_error(-errno, "cannot take the child's seccomp listener: %m");
-		goto out;
-	}
-	/* The supervisor's memory is not for the program to read. */
+	l->listener = (int)syscall(SYS_pidfd_getfd, l->pidfd, fd, 0);
+	if (l->listener < 0)
+		return log_error(-errno, "cannot take the child's seccomp listener: %m");
+	/* The supervisor's memory is not for the program to read (the
+	 * program runs no code before its exec is answered). */
 	prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
-	if (write(gop[1], "g", 1) != 1) {
-		r = log_error(-errno, "cannot start the child: %m");
-		goto out;
-	}
-	l->exec_err_fd = errp[0];
-	errp[0] = -1;
-out:
-	if (r < 0 && l->pid > 0) {
-		kill(l->pid, SIGKILL);
-		waitpid(l->pid, NULL, 0);
-		l->pid = 0;
-	}
-	for (int i = 0; i < 2; i++) {
-		if (syncp[i] >= 0)
-			close(syncp[i]);
-		if (gop[i] >= 0)
-			close(gop[i]);
-		if (errp[i] >= 0)
-			close(errp[i]);
-	}
-	if (pidfd >= 0)
-		close(pidfd);
-	return r;
+	return 0;
 }
 
 int launch_exec_error(struct launch *l)
@@ -376,9 +349,24 @@ int launch_exec_error(struct launch *l)
 
 void launch_done(struct launch *l)
 {
+	if (l->pid > 0 && l->listener < 0) {
+		/* Never served: its exec waits for an answer that will not
+		 * come, or it failed before. */
+		kill(l->pid, SIGKILL);
+		waitpid(l->pid, NULL, 0);
+		l->pid = 0;
+	}
 	if (l->exec_err_fd >= 0) {
 		close(l->exec_err_fd);
 		l->exec_err_fd = -1;
+	}
+	if (l->sync_pipe[0] >= 0) {
+		close(l->sync_pipe[0]);
+		l->sync_pipe[0] = -1;
+	}
+	if (l->pidfd >= 0) {
+		close(l->pidfd);
+		l->pidfd = -1;
 	}
 	/* Only once the child no longer runs on it: it exec'd or is reaped. */
 	if (l->child_stack) {

@@ -32,9 +32,21 @@ struct launch {
 	/* out */
 	void *child_stack; /* its memory stack until it execs (launch_done unmaps it) */
 	pid_t pid;
+	int pidfd;
 	int listener;
 	int exec_err_fd;   /* read end: an errno if exec failed */
+	/* private: the listener's number comes on sync_pipe[0]; what the
+	 * child reads of us (it shares our memory until it execs) */
+	int sync_pipe[2];
+	struct launch_child {
+		pid_t parent;
+		int syncw, errw;
+	} child;
 };
+
+#define LAUNCH_INIT                                                            \
+	{ .pidfd = -1, .listener = -1, .exec_err_fd = -1,                      \
+	  .sync_pipe = { -1, -1 } }
 
 /* Drop every capability, for good (bounding and ambient sets too).
  * Return: 0 or -errno. */
@@ -51,14 +63,21 @@ void launch_save_signals(struct launch *l);
  * and ^\\ go to the whole process group already), not for the program. */
 void launch_ignore_signals(struct launch *l);
 
-/* Start the child (sharing our memory until it execs: see launch.c) and
- * take its listener. Return: 0 or -errno (logged). */
+/* Start the child (sharing our memory until it execs: see launch.c).
+ * It sets itself up meanwhile; its exec then waits for our answer.
+ * Return: 0 or -errno (logged). */
 int launch_start(struct launch *l);
+
+/* Take the child's listener once it has loaded its filter, and make
+ * ourselves non-dumpable. Return: 0 or -errno (logged; launch_done then
+ * kills the child). */
+int launch_take(struct launch *l);
 
 /* After the child exec'd or failed: its exec errno, or 0. */
 int launch_exec_error(struct launch *l);
 
-/* Release what launch_start kept, once the child exec'd or was reaped. */
+/* Release what launch_start kept, once the child exec'd or was reaped;
+ * a child whose listener was never taken is killed and reaped. */
 void launch_done(struct launch *l);
 
 #endif

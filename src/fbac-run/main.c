@@ -300,7 +300,8 @@ static int run(struct options *o)
 				     .cache = true };
 	struct fbac_include grants[FBAC_MAX_LIST];
 	struct fbac_stack st = { .n = 0 };
-	struct launch la = { .exec_err_fd = -1, .listener = -1 };
+	struct launch la = LAUNCH_INIT;
+	struct supervisor *sv = NULL;
 	struct sup s = { .listener = -1, .root_fd = -1 };
 	struct landlock_extra extras[FBAC_MAX_LAYERS + 1];
 	int sup_rulesets[FBAC_MAX_LAYERS + 1], prog_rulesets[FBAC_MAX_LAYERS + 1];
@@ -476,15 +477,24 @@ static int run(struct options *o)
 	la.exe = exe;
 	la.argv = o->command;
 	la.filter = &filter.prog;
-	r = launch_start(&la);
+	/* The child sets itself up while the receivers start: each waits
+	 * for the other only where it must (its exec, our listener). */
+	if (launch_start(&la) < 0 || supervise_begin(&s, &sv) < 0)
+		goto out;
+	r = launch_take(&la);
+	/* Not before: the child reads la.rulesets (our memory) until it
+	 * has loaded its filter. */
 	landlock_close(prog_rulesets, st.n);
 	if (r < 0)
 		goto out;
 	s.listener = la.listener;
-	if (supervise(&s, la.pid, &status) < 0) {
+	r = supervise(sv, la.pid, la.pidfd, &status);
+	if (r < 0)
 		kill(la.pid, SIGKILL);
+	supervise_end(sv);
+	sv = NULL;
+	if (r < 0)
 		goto out;
-	}
 	r = launch_exec_error(&la);
 	if (r) {
 		errno = r;
@@ -495,8 +505,17 @@ static int run(struct options *o)
 	ret = exit_status(status);
 out:
 	launch_done(&la);
-	if (o->verbosity > 0 && l.lib && !o->check)
+	supervise_end(sv);
+	if (o->verbosity > 0 && l.lib && !o->check) {
+		size_t implied = 0;
+
 		print_cache_stats(&l, &sc, st.n > 0, &filter);
+		for (size_t i = 0; i < ARRAY_SIZE(extras); i++)
+			implied += extras[i].implied;
+		if (o->mode == MODE_ENFORCE && la.pid > 0)
+			fprintf(stderr, "fbac: landlock: %zu rules left out, implied by rules on directories above them\n",
+				implied);
+	}
 	events_summary(&s);
 	if (s.log)
 		fclose(s.log);

@@ -178,7 +178,20 @@ int run_slow(void (*fn)(void *), void *arg);
  * but SIGCHLD to the program); block them before starting it. */
 void supervised_signals(sigset_t *set);
 
-int supervise(struct sup *s, pid_t child, int *status);
+/*
+ * The receive threads, started while the program sets itself up so that
+ * they wait for its first call rather than it for them; *out is
+ * supervise_end's to release, also on failure. Return: 0 or -errno
+ * (logged).
+ */
+struct supervisor;
+int supervise_begin(struct sup *s, struct supervisor **out);
+/* Serve s->listener (set by now) until child (pidfd: its pidfd) has
+ * exited, its status in *status, and no process is left under the
+ * filter. Return: 0 or -errno (logged). */
+int supervise(struct supervisor *sv, pid_t child, int pidfd, int *status);
+/* Stop and join the receivers; release sv (NULL: nothing). */
+void supervise_end(struct supervisor *sv);
 
 /*
  * Whether the program may reach r for op as far as terminals go: not

@@ -278,20 +278,24 @@ static void forward_signal(pid_t child, const struct signalfd_siginfo *si)
  */
 #define MAX_RECEIVERS 4
 
-struct receiver {
+struct supervisor {
 	struct sup *s;
 	size_t size;
 	volatile int stop;
 	int err;
 	int efd; /* written when the receiver gives up: wakes the main loop */
-	/* The receivers, started one by one (add_receiver). */
+	int sfd; /* the supervised signals */
+	/* The receivers, started one by one (add_receiver); they wait on
+	 * ready until the listener is ours (supervise()). */
 	pthread_mutex_t lock;
+	pthread_cond_t ready;
+	bool listening;
 	pthread_t threads[MAX_RECEIVERS];
 	/* Each receiver's request buffer, allocated by the thread that
 	 * starts it: a first malloc on a thread of its own would make the C
 	 * library map a whole arena for it (128 MiB reserved, trimmed). */
 	struct receiver_slot {
-		struct receiver *rc;
+		struct supervisor *rc;
 		struct seccomp_notif *req;
 	} slots[MAX_RECEIVERS];
 	size_t n_threads, want;
@@ -331,7 +335,7 @@ static void *receive_loop(void *p);
 
 /* Start one more receiver, up to the number wanted. Return: 0 or an
  * error number (pthread_create's). */
-static int add_receiver(struct receiver *rc)
+static int add_receiver(struct supervisor *rc)
 {
 	int r = 0;
 
@@ -365,7 +369,7 @@ static bool call_waiting(int listener)
 static void *receive_loop(void *p)
 {
 	struct receiver_slot *slot = p;
-	struct receiver *rc = slot->rc;
+	struct supervisor *rc = slot->rc;
 	struct seccomp_notif *req = slot->req;
 	sigset_t wake;
 
@@ -373,6 +377,11 @@ static void *receive_loop(void *p)
 	sigaddset(&wake, WAKE_SIGNAL);
 	pthread_sigmask(SIG_UNBLOCK, &wake, NULL);
 	target_cache_pidfds();
+	/* Started while the program sets itself up: wait for its listener. */
+	pthread_mutex_lock(&rc->lock);
+	while (!rc->listening && !rc->stop)
+		pthread_cond_wait(&rc->ready, &rc->lock);
+	pthread_mutex_unlock(&rc->lock);
 	while (!rc->stop) {
 		memset(req, 0, rc->size);
 		if (ioctl(rc->s->listener, SECCOMP_IOCTL_NOTIF_RECV, req) == 0) {
@@ -421,39 +430,35 @@ static void reap(pid_t child, int *status, bool *child_done)
 	}
 }
 
-int supervise(struct sup *s, pid_t child, int *status)
+int supervise_begin(struct sup *s, struct supervisor **out)
 {
 	struct seccomp_notif_sizes sizes;
-	_cleanup_close_ int sfd = -1, pidfd = -1, efd = -1;
-	uint64_t sync = SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP;
-	struct receiver rc = { .s = s, .lock = PTHREAD_MUTEX_INITIALIZER,
-			       .want = receivers_wanted() };
 	struct sigaction sa = { .sa_handler = wake_receiver };
+	struct supervisor *rc;
 	sigset_t mask, wake;
-	size_t n_threads;
-	bool child_done = false, hangup = false, exit_seen = false;
 	int r;
 
+	*out = NULL;
 	if (syscall(SYS_seccomp, SECCOMP_GET_NOTIF_SIZES, 0, &sizes) < 0)
 		return log_error(-errno, "cannot get the notification sizes: %m");
-	rc.size = sizes.seccomp_notif > sizeof(struct seccomp_notif) ?
-			  sizes.seccomp_notif :
-			  sizeof(struct seccomp_notif);
-	/* Same-CPU hand-over: a round trip costs ~8 us instead of ~60. */
-	(void)ioctl(s->listener, SECCOMP_IOCTL_NOTIF_SET_FLAGS, sync);
-
+	rc = calloc(1, sizeof(*rc));
+	if (!rc)
+		return log_error(-ENOMEM, "out of memory");
+	*rc = (struct supervisor){ .s = s, .efd = -1, .sfd = -1,
+				   .want = receivers_wanted() };
+	pthread_mutex_init(&rc->lock, NULL);
+	pthread_cond_init(&rc->ready, NULL);
+	*out = rc;
+	rc->size = sizes.seccomp_notif > sizeof(struct seccomp_notif) ?
+			   sizes.seccomp_notif :
+			   sizeof(struct seccomp_notif);
 	supervised_signals(&mask);
-	sfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
-	if (sfd < 0)
+	rc->sfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
+	if (rc->sfd < 0)
 		return log_error(-errno, "cannot create a signalfd: %m");
-	pidfd = (int)syscall(SYS_pidfd_open, child, 0);
-	if (pidfd < 0)
-		return log_error(-errno, "cannot open a pidfd: %m");
-	efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-	if (efd < 0)
+	rc->efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (rc->efd < 0)
 		return log_error(-errno, "cannot create an eventfd: %m");
-	rc.efd = efd;
-
 	/* No SA_RESTART: the signal must end the receiver's wait. The
 	 * receiver alone unblocks it (workers inherit it blocked). */
 	sigemptyset(&wake);
@@ -461,33 +466,48 @@ int supervise(struct sup *s, pid_t child, int *status)
 	pthread_sigmask(SIG_BLOCK, &wake, NULL);
 	if (sigaction(WAKE_SIGNAL, &sa, NULL) < 0)
 		return log_error(-errno, "cannot set a signal handler: %m");
-	if ((r = add_receiver(&rc)) != 0 || !rc.n_threads)
+	if ((r = add_receiver(rc)) != 0 || !rc->n_threads)
 		return log_error(-r, "cannot start the receiver: %s",
 				 strerror(r));
+	return 0;
+}
+
+int supervise(struct supervisor *rc, pid_t child, int pidfd, int *status)
+{
+	struct sup *s = rc->s;
+	uint64_t sync = SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP;
+	bool child_done = false, hangup = false, exit_seen = false;
+
+	/* Same-CPU hand-over: a round trip costs ~8 us instead of ~60. */
+	(void)ioctl(s->listener, SECCOMP_IOCTL_NOTIF_SET_FLAGS, sync);
+	pthread_mutex_lock(&rc->lock);
+	rc->listening = true;
+	pthread_cond_broadcast(&rc->ready);
+	pthread_mutex_unlock(&rc->lock);
 
 	/*
 	 * Serve until the program has exited and no process is left that
 	 * uses the filter (the listener then hangs up): what the program
 	 * left running stays confined and served, not failed with ENOSYS.
 	 */
-	while ((!child_done || !hangup) && !rc.err) {
+	while ((!child_done || !hangup) && !rc->err) {
 		struct pollfd pfd[4] = {
 			/* Only its hang-up: the receiver takes what arrives.
 			 * Once hung up it stays so: not asked again, or poll
 			 * would spin until the program is reaped. */
 			{ hangup ? -1 : s->listener, 0, 0 },
-			{ sfd, POLLIN, 0 },
+			{ rc->sfd, POLLIN, 0 },
 			/* Readable for good once the program exited, which
 			 * can be before it is a zombie we may reap: from
 			 * then on its SIGCHLD says when (no busy loop). */
 			{ exit_seen ? -1 : pidfd, POLLIN, 0 },
-			{ efd, POLLIN, 0 },
+			{ rc->efd, POLLIN, 0 },
 		};
 
 		if (poll(pfd, 4, -1) < 0) {
 			if (errno == EINTR)
 				continue;
-			rc.err = log_error(-errno, "poll failed: %m");
+			rc->err = log_error(-errno, "poll failed: %m");
 			break;
 		}
 		if (pfd[0].revents & (POLLHUP | POLLERR))
@@ -496,7 +516,7 @@ int supervise(struct sup *s, pid_t child, int *status)
 			struct signalfd_siginfo si;
 
 			/* Once reaped, its pid may be someone else's. */
-			while (read(sfd, &si, sizeof(si)) == sizeof(si))
+			while (read(rc->sfd, &si, sizeof(si)) == sizeof(si))
 				if (si.ssi_signo != SIGCHLD && !child_done)
 					forward_signal(child, &si);
 		}
@@ -506,29 +526,45 @@ int supervise(struct sup *s, pid_t child, int *status)
 			reap(child, status, &child_done);
 		exit_seen |= child_done;
 	}
+	return rc->err;
+}
+
+void supervise_end(struct supervisor *rc)
+{
+	size_t n_threads;
+
+	if (!rc)
+		return;
 	/* The signal may land just before a receiver enters its wait:
 	 * knock until each has left. */
-	pthread_mutex_lock(&rc.lock);
-	rc.stop = 1;
-	n_threads = rc.n_threads;
-	pthread_mutex_unlock(&rc.lock);
-	s->receivers = n_threads;
+	pthread_mutex_lock(&rc->lock);
+	rc->stop = 1;
+	pthread_cond_broadcast(&rc->ready);
+	n_threads = rc->n_threads;
+	pthread_mutex_unlock(&rc->lock);
+	rc->s->receivers = n_threads;
 	for (size_t i = 0; i < n_threads; i++)
 		for (;;) {
 			struct timespec ts;
 
-			pthread_kill(rc.threads[i], WAKE_SIGNAL);
+			pthread_kill(rc->threads[i], WAKE_SIGNAL);
 			clock_gettime(CLOCK_REALTIME, &ts);
 			ts.tv_nsec += 20 * 1000 * 1000;
 			if (ts.tv_nsec >= 1000000000L) {
 				ts.tv_sec++;
 				ts.tv_nsec -= 1000000000L;
 			}
-			if (pthread_timedjoin_np(rc.threads[i], NULL, &ts) ==
+			if (pthread_timedjoin_np(rc->threads[i], NULL, &ts) ==
 			    0)
 				break;
 		}
 	for (size_t i = 0; i < n_threads; i++)
-		free(rc.slots[i].req);
-	return rc.err;
+		free(rc->slots[i].req);
+	if (rc->sfd >= 0)
+		close(rc->sfd);
+	if (rc->efd >= 0)
+		close(rc->efd);
+	pthread_cond_destroy(&rc->ready);
+	pthread_mutex_destroy(&rc->lock);
+	free(rc);
 }
