@@ -63,8 +63,8 @@ static void do_stat(struct call *c, int dirfd, uint64_t path, uint64_t buf,
 		err = -errno;
 	else if (target_write(c->tid, buf, &r.st, sizeof(r.st)) < 0)
 		err = -EFAULT;
-	resolved_close(&r);
 	respond(c, 0, err);
+	resolved_close(&r);
 }
 
 static void h_statx(struct call *c)
@@ -84,8 +84,8 @@ static void h_statx(struct call *c)
 		err = -errno;
 	else if (target_write(c->tid, ARG(c, 4), &stx, sizeof(stx)) < 0)
 		err = -EFAULT;
-	resolved_close(&r);
 	respond(c, 0, err);
+	resolved_close(&r);
 }
 
 static void h_statfs(struct call *c)
@@ -102,8 +102,8 @@ static void h_statfs(struct call *c)
 		err = -errno;
 	else if (target_write(c->tid, ARG(c, 1), &sf, sizeof(sf)) < 0)
 		err = -EFAULT;
-	resolved_close(&r);
 	respond(c, 0, err);
+	resolved_close(&r);
 }
 
 /*
@@ -152,8 +152,8 @@ static void do_access(struct call *c, int dirfd, uint64_t path, int mode,
 		err = -errno;
 	else if (!access_allowed(c, &r, mode))
 		err = -EACCES; /* a question, not an attempt: no denial line */
-	resolved_close(&r);
 	respond(c, 0, err);
+	resolved_close(&r);
 }
 
 static void do_readlink(struct call *c, int dirfd, uint64_t path,
@@ -190,12 +190,12 @@ static void do_readlink(struct call *c, int dirfd, uint64_t path,
 		err = -EFAULT;
 		goto out;
 	}
-	resolved_close(&r);
 	respond(c, n, 0);
+	resolved_close(&r);
 	return;
 out:
-	resolved_close(&r);
 	respond(c, 0, err);
+	resolved_close(&r);
 }
 
 bool handle_meta(struct call *c)
