@@ -298,7 +298,9 @@ static int run(struct options *o)
 	struct layers_options lo = { .extra_dirs = o->dirs,
 				     .n_extra = o->n_dirs,
 				     .cache = true };
-	struct fbac_include grants[FBAC_MAX_LIST];
+	/* On the heap: 64 KiB on the stack would be touched page by page
+	 * at every start (stack-clash probes), cache hit or not. */
+	_cleanup_free_ struct fbac_include *grants = NULL;
 	struct fbac_stack st = { .n = 0 };
 	struct launch la = LAUNCH_INIT;
 	struct supervisor *sv = NULL;
@@ -348,6 +350,11 @@ static int run(struct options *o)
 	} else {
 		if (layers_finish(&lo, &l) < 0) {
 			log_error(0, "refusing to run: the profiles have errors (see above, or 'fbac check')");
+			goto out;
+		}
+		grants = calloc(o->n_as ? o->n_as : 1, sizeof(*grants));
+		if (!grants) {
+			log_error(-ENOMEM, "out of memory");
 			goto out;
 		}
 		for (size_t i = 0; i < o->n_as; i++) {
