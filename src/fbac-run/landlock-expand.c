@@ -125,21 +125,28 @@ static int expand_dir(const struct fbac_ll_expand *e, const char *dir,
 	return r;
 }
 
+int landlock_open_canonical(const char *path)
+{
+	struct open_how how = { .flags = O_PATH | O_CLOEXEC | O_NOFOLLOW,
+				.resolve = RESOLVE_NO_SYMLINKS };
+	int fd = (int)syscall(SYS_openat2, AT_FDCWD, path, &how, sizeof(how));
+
+	return fd < 0 ? -errno : fd;
+}
+
 /* A narrow rule on a path that is canonical (no symlink on the way); the
  * object stays open for the rule (up to *held of them in all). */
 static int narrow_rule(const struct fbac_ll_path *lp, struct landlock_grants *g,
 		       struct landlock_grants *absent, size_t *held)
 {
-	struct open_how how = { .flags = O_PATH | O_CLOEXEC | O_NOFOLLOW,
-				.resolve = RESOLVE_NO_SYMLINKS };
 	struct stat st;
 	_cleanup_close_ int fd = -1;
 	int r;
 
-	fd = (int)syscall(SYS_openat2, AT_FDCWD, lp->path, &how, sizeof(how));
+	fd = landlock_open_canonical(lp->path);
 	/* Missing with no symlink on the way: no rule can name it, in any
 	 * ruleset (absent is asked before opening it again). */
-	if (fd < 0 && errno == ENOENT)
+	if (fd == -ENOENT)
 		return grant_add(absent, lp->path, 0, NULL);
 	if (fd < 0)
 		return 0; /* reached through a symlink */

@@ -7,7 +7,6 @@
 #include <stdlib.h>
 #include <fcntl.h>
 #include <linux/landlock.h>
-#include <linux/openat2.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -173,14 +172,12 @@ static int add_port(int ruleset, uint64_t access, uint16_t port)
  */
 static int add_grant(int ruleset, struct landlock_grant *g, uint64_t handled)
 {
-	struct open_how how = { .flags = O_PATH | O_CLOEXEC | O_NOFOLLOW,
-				.resolve = RESOLVE_NO_SYMLINKS };
 	_cleanup_close_ int fd = TAKE_FD(g->fd);
 	struct stat st;
 
 	if (fd >= 0)
 		return add_rule_fd(ruleset, fd, g->dir, g->access & handled);
-	fd = (int)syscall(SYS_openat2, AT_FDCWD, g->path, &how, sizeof(how));
+	fd = landlock_open_canonical(g->path);
 	if (fd < 0)
 		return 0; /* gone: nothing granted */
 	if (fstat(fd, &st) == 0 && st.st_dev == g->dev && st.st_ino == g->ino)

@@ -65,6 +65,10 @@ struct landlock_extra {
  * stack entry. Return: 0 or -ENOMEM.
  */
 int landlock_expand(const struct fbac_stack *st, struct landlock_extra *extras);
+/* An O_PATH descriptor on path itself, reached through no symlink (not
+ * even a last one), or -errno: the object a launch-time rule names. */
+int landlock_open_canonical(const char *path);
+
 /* The length of path[0..len)'s parent ("/" for a top directory), 0 for
  * "/" itself: walks a path's ancestors in place. */
 size_t landlock_parent_len(const char *path, size_t len);
