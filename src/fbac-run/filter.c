@@ -2,10 +2,12 @@
 #include "filter.h"
 
 #include <errno.h>
+#include <linux/audit.h>
 #include <linux/seccomp.h>
 #include <pthread.h>
 #include <sched.h>
 #include <seccomp.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -67,10 +69,25 @@ static const char *const denied_enosys[] = {
 	"io_uring_setup", "io_uring_enter", "io_uring_register", "clone3",
 };
 
-/* x86_64 numbers newer than the libseccomp we build against. */
+/* x86_64 numbers newer than the libseccomp we build against, up to the
+ * last one we know (NR_LAST_KNOWN): each allowed, notified or ENOSYS.
+ * Every number above it gets ENOSYS from the prologue (prepend_prologue),
+ * whatever the kernel: 463-469 name paths (setxattrat, file_getattr, ...)
+ * that the supervisor would never see. */
 #define NR_FCHMODAT2 452
 #define NR_FIRST_UNKNOWN 451
-#define NR_LAST_PROBED 520
+#define NR_LAST_KNOWN 462
+#if defined(__x86_64__)
+#define NATIVE_AUDIT_ARCH AUDIT_ARCH_X86_64
+#define NR_LAST_RULE NR_LAST_KNOWN
+#elif defined(__aarch64__)
+#define NATIVE_AUDIT_ARCH AUDIT_ARCH_AARCH64
+#define NR_LAST_RULE NR_LAST_KNOWN
+#else
+/* No prologue here: a rule per number, up to 520, as before. */
+#define NATIVE_AUDIT_ARCH 0
+#define NR_LAST_RULE 520
+#endif
 static const int newer_allowed[] = {
 	451, /* cachestat: fd based */
 	453, /* map_shadow_stack */
@@ -94,6 +111,22 @@ static int rule(scmp_filter_ctx ctx, uint32_t action, const char *name)
 }
 
 /*
+ * Before libseccomp's program: natively (on x86-64 not x32), a number above
+ * NR_LAST_KNOWN is refused with ENOSYS. One comparison instead of a rule
+ * per number (the tree was a quarter of the filter, 58 numbers up to 520
+ * only), and the kernel JITs the filter at every start. Anything else
+ * goes on to libseccomp's program, which checks the architecture again.
+ */
+static const struct sock_filter prologue[] = {
+	BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
+	BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, NATIVE_AUDIT_ARCH, 0, 4),
+	BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+	BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, 0x40000000 /* x32 */, 2, 0),
+	BPF_JUMP(BPF_JMP | BPF_JGT | BPF_K, NR_LAST_KNOWN, 0, 1),
+	BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | ENOSYS),
+};
+
+/*
  * Export the program and load it ourselves rather than with
  * seccomp_load(): libseccomp 2.5 cannot ask for WAIT_KILLABLE_RECV (the
  * child loads it: launch.c).
@@ -113,14 +146,18 @@ static int export_prog(scmp_filter_ctx ctx, struct filter_prog *p)
 				 strerror(-r));
 	if (fstat(mfd, &st) < 0 || st.st_size <= 0 ||
 	    st.st_size % (off_t)sizeof(struct sock_filter) ||
-	    st.st_size / (off_t)sizeof(struct sock_filter) > BPF_MAXINSNS)
+	    st.st_size / (off_t)sizeof(struct sock_filter) + ARRAY_SIZE(prologue) >
+		    BPF_MAXINSNS)
 		return log_error(-EINVAL, "the exported seccomp filter is malformed");
-	insns = malloc((size_t)st.st_size);
+	insns = malloc(sizeof(prologue) + (size_t)st.st_size);
 	if (!insns)
 		return log_error(-ENOMEM, "out of memory");
-	if (pread(mfd, insns, (size_t)st.st_size, 0) != st.st_size)
+	memcpy(insns, prologue, sizeof(prologue));
+	if (pread(mfd, insns + ARRAY_SIZE(prologue), (size_t)st.st_size, 0) !=
+	    st.st_size)
 		return log_error(-EIO, "cannot read the exported seccomp filter");
-	p->len = (unsigned short)(st.st_size / (off_t)sizeof(*insns));
+	p->len = (unsigned short)(ARRAY_SIZE(prologue) +
+				  st.st_size / (off_t)sizeof(*insns));
 	p->insns = TAKE_PTR(insns);
 	return 0;
 }
@@ -159,7 +196,7 @@ int filter_build(struct filter_prog *p)
 		if ((r = rule(ctx, SCMP_ACT_NOTIFY, notified[i])) < 0)
 			return r;
 	/* Syscalls newer than the table: ENOSYS unless known harmless. */
-	for (int nr = NR_FIRST_UNKNOWN; nr <= NR_LAST_PROBED; nr++) {
+	for (int nr = NR_FIRST_UNKNOWN; nr <= NR_LAST_RULE; nr++) {
 		bool ok = false;
 		uint32_t act = SCMP_ACT_ERRNO(ENOSYS);
 
@@ -220,7 +257,7 @@ int filter_build(struct filter_prog *p)
  * The cache file: a header, then the instructions. The kernel checks the
  * program again when it is loaded; the checksum catches a damaged file.
  */
-#define FILTER_CACHE_FORMAT 1
+#define FILTER_CACHE_FORMAT 2 /* 2: the prologue */
 
 struct filter_cache_header {
 	char magic[8];
