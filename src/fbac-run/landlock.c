@@ -278,16 +278,24 @@ static int prepare_one(const struct fbac_stack_entry *e, int abi,
 		return sup;
 	if (prog_fd && (prog = new_ruleset(&attr, attr_size)) < 0)
 		return prog;
-	/* The supervisor's own rules on whole trees (made further down). */
-	const uint64_t proc_rights = (FBAC_LL_FS_READ_FILE | FBAC_LL_FS_READ_DIR |
-				      FBAC_LL_FS_WRITE_FILE | FBAC_LL_FS_TRUNCATE) &
-				     handled;
+	/*
+	 * The supervisor's own rules on whole trees (made after the plan's,
+	 * which they may imply). It reads the program's /proc entries, and
+	 * writes those the policy lets it write (uid_map, oom_score_adj,
+	 * ...), decided on the path it rewrote: rules on /proc/self bound at
+	 * launch name the launcher's own entries, never the program's. And
+	 * it alone may read sup_reads (the policy layers).
+	 */
 	const char *sup_dirs[FBAC_MAX_LAYERS + 2] = { "/proc" };
-	uint64_t sup_below[FBAC_MAX_LAYERS + 2] = { proc_rights };
+	uint64_t sup_below[FBAC_MAX_LAYERS + 2] = {
+		(FBAC_LL_FS_READ_FILE | FBAC_LL_FS_READ_DIR |
+		 FBAC_LL_FS_WRITE_FILE | FBAC_LL_FS_TRUNCATE) & handled
+	};
 	size_t n_sup_dirs = 1, implied = 0;
 
-	for (size_t i = 0; i < n_sup_reads && n_sup_dirs < ARRAY_SIZE(sup_dirs);
-	     i++) {
+	if (n_sup_reads > ARRAY_SIZE(sup_dirs) - 1)
+		return log_error(-E2BIG, "too many policy layers for the supervisor's rules");
+	for (size_t i = 0; i < n_sup_reads; i++) {
 		sup_dirs[n_sup_dirs] = sup_reads[i];
 		sup_below[n_sup_dirs++] =
 			(FBAC_LL_FS_READ_FILE | FBAC_LL_FS_READ_DIR) & handled;
@@ -358,24 +366,10 @@ static int prepare_one(const struct fbac_stack_entry *e, int abi,
 		if ((r = add_grant(prog, &x->narrow.v[i], handled)) < 0)
 			return log_error(r, "cannot add a landlock rule for '%s'",
 					 x->narrow.v[i].path);
-	/* The supervisor reads the program's /proc entries, and writes those
-	 * the policy lets it write (uid_map, oom_score_adj, ...), decided on
-	 * the path it rewrote: rules on /proc/self bound at launch name the
-	 * launcher's own entries, never the program's. */
-	if ((r = add_path2(sup,
-			   (FBAC_LL_FS_READ_FILE | FBAC_LL_FS_READ_DIR |
-			    FBAC_LL_FS_WRITE_FILE | FBAC_LL_FS_TRUNCATE) &
-				   handled,
-			   -1, 0, "/proc", 0)) < 0)
-		return log_error(r, "cannot add the supervisor's /proc rule");
-	/* What the supervisor alone may read (the policy layers). */
-	for (size_t i = 0; i < n_sup_reads; i++)
-		if ((r = add_path2(sup,
-				   (FBAC_LL_FS_READ_FILE | FBAC_LL_FS_READ_DIR) &
-					   handled,
-				   -1, 0, sup_reads[i], 0)) < 0)
+	for (size_t k = 0; k < n_sup_dirs; k++)
+		if ((r = add_path2(sup, sup_below[k], -1, 0, sup_dirs[k], 0)) < 0)
 			return log_error(r, "cannot add the supervisor's rule for '%s'",
-					 sup_reads[i]);
+					 sup_dirs[k]);
 	/* /dev/tty is the caller's terminal, opened by the supervisor as
 	 * the pseudo-terminal it is: the rights the plan gives /dev/tty,
 	 * the supervisor needs on the terminals (decided as /dev/tty). */
