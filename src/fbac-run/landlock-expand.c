@@ -11,6 +11,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <linux/openat2.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -175,14 +176,18 @@ size_t landlock_parent_len(const char *path, size_t len)
 	return len > 1 ? len - 1 : 1; /* without its slash, but "/" */
 }
 
-size_t landlock_ll_find(const struct fbac_ll_path *v, size_t n,
-			const char *path, size_t len)
+/* The index of the element of base (n of size bytes, sorted by the
+ * string at offset off) whose string is path[0..len), or SIZE_MAX: the
+ * plan's paths and the launch-time grants alike. */
+static size_t path_index(const void *base, size_t n, size_t size, size_t off,
+			 const char *path, size_t len)
 {
 	size_t lo = 0, hi = n;
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		const char *m = v[mid].path;
+		const char *m = *(const char *const *)((const char *)base +
+						       mid * size + off);
 		int c = strncmp(m, path, len);
 
 		if (c == 0 && m[len])
@@ -195,6 +200,13 @@ size_t landlock_ll_find(const struct fbac_ll_path *v, size_t n,
 			hi = mid;
 	}
 	return SIZE_MAX;
+}
+
+size_t landlock_ll_find(const struct fbac_ll_path *v, size_t n,
+			const char *path, size_t len)
+{
+	return path_index(v, n, sizeof(*v), offsetof(struct fbac_ll_path, path),
+			  path, len);
 }
 
 /*
@@ -303,23 +315,10 @@ void landlock_extra_free(struct landlock_extra *extras, size_t n)
 static const struct landlock_grant *grant_at(const struct landlock_grants *g,
 					     const char *path, size_t len)
 {
-	size_t lo = 0, hi = g->n;
+	size_t i = path_index(g->v, g->n, sizeof(*g->v),
+			      offsetof(struct landlock_grant, path), path, len);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		const char *m = g->v[mid].path;
-		int c = strncmp(m, path, len);
-
-		if (c == 0 && m[len])
-			c = 1;
-		if (c == 0)
-			return &g->v[mid];
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return NULL;
+	return i == SIZE_MAX ? NULL : &g->v[i];
 }
 
 const struct landlock_grant *landlock_grant_at(const struct landlock_grants *g,
@@ -349,12 +348,8 @@ static bool layer_allows(const struct landlock_grants *g, int root_fd,
 		if (hit && (hit->access & right) &&
 		    (hit->dir || path[len] == 0))
 			return still_names(root_fd, hit);
-		if (len <= 1)
+		if ((len = landlock_parent_len(path, len)) == 0)
 			return false;
-		while (len > 1 && path[len - 1] != '/')
-			len--;
-		if (len > 1)
-			len--; /* drop the slash, except the root's */
 	}
 }
 
