@@ -1607,6 +1607,28 @@ print(got.decode().split())" "$other" </dev/null
 	fi
 }
 
+# The metadata count of -v feeds the bench's metadata bound: the calls no
+# kernel rule could answer. 100 more stats must count exactly 100 more,
+# and the opens beside them not at all.
+@test "-v: counts the metadata reads among the calls decided, and only them" {
+	mkdir -p "$T/pub"
+	echo a >"$T/pub/a"
+	echo b >"$T/pub/b"
+	local n m100 m200
+	for n in 100 200; do
+		run --separate-stderr sandbox -v Read="$T/pub" -- \
+			"$PROGS/bench-openstat" "$n" "$T/pub/a" "$T/pub/b"
+		expect_status 0
+		local m
+		m=$(sed -n 's/^fbac: \([0-9]*\) of these calls read metadata (stat, statx, statfs, access, readlink), which no kernel rule can decide$/\1/p' <<<"$stderr")
+		[[ -n $m ]] || fail "no metadata count: $stderr"
+		((m >= n)) || fail "$n stats counted as $m metadata reads: $stderr"
+		if ((n == 100)); then m100=$m; else m200=$m; fi
+	done
+	((m200 - m100 == 100)) ||
+		fail "100 more stats (and 100 more opens) counted $((m200 - m100)) more metadata reads"
+}
+
 @test "seccomp: every number above the filter's table gets ENOSYS, not only those it lists" {
 	# 463-469 exist since Linux 6.13-6.17 and name paths (setxattrat,
 	# getxattrat, listxattrat, removexattrat, open_tree_attr, file_getattr,

@@ -31,6 +31,7 @@ static int resolve_get(struct call *c, int dirfd, uint64_t path, int atflags,
 	unsigned rf = RES_HELD_NO_PATH;
 	int err;
 
+	__atomic_fetch_add(&c->s->metadata, 1, __ATOMIC_RELAXED);
 	if (!(atflags & AT_SYMLINK_NOFOLLOW))
 		rf |= RES_FOLLOW;
 	if (atflags & AT_EMPTY_PATH)

@@ -57,6 +57,9 @@ struct sup {
 	unsigned long denials, printed;
 	/* Counted by the receiver thread alone. */
 	unsigned long notifications, continued;
+	/* Of them, metadata reads (sup-meta.c): Landlock has no right for
+	 * them, so no kernel rule could answer them instead (-v, bench). */
+	unsigned long metadata;
 	size_t receivers; /* receive threads started (for -v) */
 	size_t notif_size, resp_size;
 };
