@@ -94,22 +94,31 @@ char *fbac_arena_strdup(struct fbac_arena *a, const char *s)
 	return fbac_arena_strndup(a, s, strlen(s));
 }
 
-char *fbac_arena_printf(struct fbac_arena *a, const char *fmt, ...)
+char *fbac_arena_vprintf(struct fbac_arena *a, const char *fmt, va_list ap)
 {
-	va_list ap;
+	va_list again;
 	int n;
 	char *p;
 
-	va_start(ap, fmt);
-	n = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
+	va_copy(again, ap);
+	n = vsnprintf(NULL, 0, fmt, again);
+	va_end(again);
 	if (n < 0)
 		return NULL;
 	p = fbac_arena_alloc(a, (size_t)n + 1);
 	if (!p)
 		return NULL;
-	va_start(ap, fmt);
 	vsnprintf(p, (size_t)n + 1, fmt, ap);
+	return p;
+}
+
+char *fbac_arena_printf(struct fbac_arena *a, const char *fmt, ...)
+{
+	va_list ap;
+	char *p;
+
+	va_start(ap, fmt);
+	p = fbac_arena_vprintf(a, fmt, ap);
 	va_end(ap);
 	return p;
 }

@@ -26,6 +26,8 @@ char *fbac_arena_strndup(struct fbac_arena *a, const char *s, size_t n);
 char *fbac_arena_strdup(struct fbac_arena *a, const char *s);
 char *fbac_arena_printf(struct fbac_arena *a, const char *fmt, ...)
 	_printf_(2, 3);
+char *fbac_arena_vprintf(struct fbac_arena *a, const char *fmt, va_list ap)
+	_printf_(2, 0);
 
 /*
  * Grow an arena-owned array to hold at least need elements. *capacity is

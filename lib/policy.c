@@ -3,6 +3,7 @@
 
 #include <arpa/inet.h>
 #include <errno.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -68,11 +69,24 @@ bool fbac_prule_is_tree(const struct fbac_prule *r)
 	       (size_t)r->plen == (n == 3 ? 1 : n - 3);
 }
 
-static int add_gap(struct fbac_policy *p, size_t *cap, uint32_t ops,
-		   const struct fbac_origin *o, const char *why)
+/*
+ * Record what the supervisor decides because the kernel cannot, and why
+ * (printf-style). Gaps only explain (fbac show, fbac-run -n): nothing
+ * decides by them, so they are not made at all with FBAC_COMPILE_NO_GAPS.
+ */
+_printf_(5, 6) static int
+add_gap(struct fbac_policy *p, size_t *cap, uint32_t ops,
+	const struct fbac_origin *o, const char *fmt, ...)
 {
+	const char *why;
+	va_list ap;
 	int r;
 
+	if (p->gaps_left_out)
+		return 0;
+	va_start(ap, fmt);
+	why = fbac_arena_vprintf(p->arena, fmt, ap);
+	va_end(ap);
 	if (!why)
 		return -ENOMEM;
 	/* The same reason once per origin is enough. */
@@ -203,11 +217,9 @@ static int ports_plan(struct fbac_policy *p, enum fbac_op op, bool *handle,
 				*n_ports = 0;
 				return add_gap(p, cap_gaps, FBAC_OP_BIT(op),
 					       nr->origin,
-					       fbac_arena_printf(
-						       p->arena,
-						       "more than %d tcp ports: the kernel does not restrict %s",
-						       FBAC_MAX_PORT_RULES,
-						       fbac_op_info(op)->name));
+					       "more than %d tcp ports: the kernel does not restrict %s",
+					       FBAC_MAX_PORT_RULES,
+					       fbac_op_info(op)->name);
 			}
 			r = fbac_arena_grow(p->arena, (void **)ports, &cap,
 					    *n_ports + span, sizeof(uint16_t));
@@ -292,9 +304,8 @@ static int exec_glob(struct fbac_policy *p, const struct fbac_prule *pr,
 		return add_expand(p, "/", pr->pattern, NULL, 0);
 	return add_gap(p, cap_gaps, FBAC_OP_BIT(FBAC_OP_FILE_EXECUTE),
 		       pr->origin,
-		       fbac_arena_printf(p->arena,
-					 "pattern '%s' is too wide for an exact kernel rule: the kernel refuses to execute what it names",
-					 pr->pattern));
+		       "pattern '%s' is too wide for an exact kernel rule: the kernel refuses to execute what it names",
+		       pr->pattern);
 }
 
 /* Index of the first path rule whose literal prefix is path[0..len). */
@@ -412,9 +423,8 @@ static int exec_holes(struct fbac_policy *p, struct fbac_ll_path *lp,
 	lp->access &= ~FBAC_LL_FS_EXECUTE;
 	if (!simple)
 		return add_gap(p, cap_gaps, bit, NULL,
-			       fbac_arena_printf(p->arena,
-						 "exec carve-outs under '%s' are too complex for the kernel: it refuses to execute anything there",
-						 lp->path));
+			       "exec carve-outs under '%s' are too complex for the kernel: it refuses to execute anything there",
+			       lp->path);
 	return add_expand(p, lp->path, NULL, holes, n);
 }
 
@@ -462,9 +472,8 @@ static int create_in_parent(struct fbac_policy *p, const struct fbac_prule *pr,
 		acc & (ENTRY_RIGHTS | FBAC_LL_FS_WRITE_FILE |
 		       FBAC_LL_FS_TRUNCATE | FBAC_LL_FS_READ_FILE);
 	return add_gap(p, cap_gaps, pr->ops, pr->origin,
-		       fbac_arena_printf(p->arena,
-					 "making or removing '%s' is a kernel right on all of '%.*s'",
-					 pr->pattern, (int)dlen, pr->pattern));
+		       "making or removing '%s' is a kernel right on all of '%.*s'",
+		       pr->pattern, (int)dlen, pr->pattern);
 }
 
 /* ---- the narrow plan (see struct fbac_landlock_plan) ---- */
@@ -635,30 +644,25 @@ static int landlock_plan(struct fbac_policy *p)
 
 		if (!pr->literal && !fbac_prule_is_tree(pr))
 			r = add_gap(p, &cap_gaps, pr->ops, pr->origin,
-				    fbac_arena_printf(
-					    p->arena,
-					    "pattern '%s' is enforced in the kernel as all of '%.*s'",
-					    pr->pattern, pr->plen,
-					    pr->pattern));
+				    "pattern '%s' is enforced in the kernel as all of '%.*s'",
+				    pr->pattern, pr->plen,
+				    pr->pattern);
 		else if (pr->literal && (acc & FBAC_LL_FS_DIR_ONLY))
 			r = add_gap(p, &cap_gaps, pr->ops, pr->origin,
-				    fbac_arena_printf(
-					    p->arena,
-					    "the kernel rule on directory '%s' also covers what is below it",
-					    pr->pattern));
+				    "the kernel rule on directory '%s' also covers what is below it",
+				    pr->pattern);
 		if (r < 0)
 			return r;
-		for (unsigned op = 0; op < FBAC_OP_COUNT; op++)
+		for (unsigned op = 0; op < FBAC_OP_COUNT && !p->gaps_left_out;
+		     op++)
 			if ((pr->ops & FBAC_OP_BIT(op)) &&
 			    fbac_op_info(op)->landlock_fs &&
 			    !fbac_op_info(op)->landlock_exact)
 				inexact |= FBAC_OP_BIT(op);
 		if (inexact &&
 		    (r = add_gap(p, &cap_gaps, inexact, pr->origin,
-				 fbac_arena_printf(
-					 p->arena,
-					 "the kernel right for '%s' also allows related operations",
-					 ops_names(p->arena, inexact)))) < 0)
+				 "the kernel right for '%s' also allows related operations",
+				 ops_names(p->arena, inexact))) < 0)
 			return r;
 	}
 	/* One kernel rule per path, with the union of rights. */
@@ -685,8 +689,9 @@ static int landlock_plan(struct fbac_policy *p)
 		    (r = exec_holes(p, &ll->paths[i], &cap_gaps)) < 0)
 			return r;
 
-	/* Carve-outs: a deny or a protected path inside a kernel-granted tree. */
-	for (size_t i = 0; i < p->n_prules; i++) {
+	/* Carve-outs: a deny or a protected path inside a kernel-granted tree
+	 * (explained only: the narrow plan keeps them out of the kernel). */
+	for (size_t i = 0; i < p->n_prules && !p->gaps_left_out; i++) {
 		const struct fbac_prule *d = &p->prules[i];
 		uint64_t dfs;
 
@@ -700,16 +705,14 @@ static int landlock_plan(struct fbac_policy *p)
 					  a->plen))
 				continue;
 			r = add_gap(p, &cap_gaps, d->ops & a->ops, d->origin,
-				    fbac_arena_printf(
-					    p->arena,
-					    "denied '%s' is carved out of '%s' (%s)",
-					    d->pattern, a->pattern,
-					    a->origin->chain));
+				    "denied '%s' is carved out of '%s' (%s)",
+				    d->pattern, a->pattern,
+				    a->origin->chain);
 			if (r < 0)
 				return r;
 		}
 	}
-	for (size_t i = 0; i < p->n_protected; i++) {
+	for (size_t i = 0; i < p->n_protected && !p->gaps_left_out; i++) {
 		const struct fbac_resolved_protected *pp = &p->protected[i];
 		size_t pl = strlen(pp->path);
 
@@ -729,10 +732,8 @@ static int landlock_plan(struct fbac_policy *p)
 			    !fbac_pattern_match(a->pattern, below))
 				continue;
 			r = add_gap(p, &cap_gaps, a->ops, a->origin,
-				    fbac_arena_printf(
-					    p->arena,
-					    "protected '%s' lies inside '%s'",
-					    pp->path, a->pattern));
+				    "protected '%s' lies inside '%s'",
+				    pp->path, a->pattern);
 			if (r < 0)
 				return r;
 		}
@@ -742,9 +743,8 @@ static int landlock_plan(struct fbac_policy *p)
 
 		if (oi->kind == FBAC_KIND_PATH && !oi->landlock_fs &&
 		    (r = add_gap(p, &cap_gaps, FBAC_OP_BIT(op), NULL,
-				 fbac_arena_printf(p->arena,
-						   "'%s' has no kernel right",
-						   oi->name))) < 0)
+				 "'%s' has no kernel right",
+				 oi->name)) < 0)
 			return r;
 	}
 
@@ -780,14 +780,26 @@ static int landlock_plan(struct fbac_policy *p)
 int fbac_policy_compile(struct fbac_resolved **res, const char *name,
 			struct fbac_policy **ret, struct fbac_diag *diag)
 {
+	return fbac_policy_compile_flags(res, name, 0, ret, diag);
+}
+
+int fbac_policy_compile_flags(struct fbac_resolved **res, const char *name,
+			      unsigned flags, struct fbac_policy **ret,
+			      struct fbac_diag *diag)
+{
 	_cleanup_(fbac_policy_freep) struct fbac_policy *p = NULL;
 	int r;
 
+	if (flags & ~FBAC_COMPILE_NO_GAPS) {
+		*res = fbac_resolved_free(*res);
+		return -EINVAL;
+	}
 	p = calloc(1, sizeof(*p));
 	if (!p) {
 		*res = fbac_resolved_free(*res);
 		return -ENOMEM;
 	}
+	p->gaps_left_out = flags & FBAC_COMPILE_NO_GAPS;
 	p->res = TAKE_PTR(*res);
 	p->arena = p->res->arena;
 	p->name = fbac_arena_strdup(p->arena, name ? name : "");

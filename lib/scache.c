@@ -281,7 +281,7 @@ static int get_rule(struct fbac_blob_in *in, struct fbac_arena *a,
 }
 
 static int get_entry(struct fbac_blob_in *in, struct fbac_stack *st,
-		     struct fbac_diag *diag)
+		     unsigned flags, struct fbac_diag *diag)
 {
 	_cleanup_(fbac_resolved_freep) struct fbac_resolved *res = NULL;
 	_cleanup_(fbac_policy_freep) struct fbac_policy *pol = NULL;
@@ -355,7 +355,7 @@ static int get_entry(struct fbac_blob_in *in, struct fbac_stack *st,
 		    (pp->allow & ~ALL_OPS))
 			return -EBADMSG;
 	}
-	if ((r = fbac_policy_compile(&res, name, &pol, diag)) < 0)
+	if ((r = fbac_policy_compile_flags(&res, name, flags, &pol, diag)) < 0)
 		return r;
 	st->entries[st->n++] = (struct fbac_stack_entry){ NULL, layer_name,
 							  TAKE_PTR(pol) };
@@ -363,7 +363,7 @@ static int get_entry(struct fbac_blob_in *in, struct fbac_stack *st,
 }
 
 int fbac_scache_decode(const void *key, size_t key_len, const void *buf,
-		       size_t len, struct fbac_stack *ret,
+		       size_t len, unsigned flags, struct fbac_stack *ret,
 		       struct fbac_diag *diag)
 {
 	struct fbac_stack st = { .n = 0 };
@@ -395,7 +395,7 @@ int fbac_scache_decode(const void *key, size_t key_len, const void *buf,
 	if (in.bad || n > FBAC_MAX_LAYERS + 1)
 		return -EBADMSG;
 	for (uint32_t i = 0; i < n; i++)
-		if ((r = get_entry(&in, &st, diag)) < 0) {
+		if ((r = get_entry(&in, &st, flags, diag)) < 0) {
 			fbac_stack_clear(&st);
 			return r;
 		}

@@ -36,13 +36,14 @@ int fbac_scache_encode(const void *key, size_t key_len,
 
 /*
  * Decode buf and compile its entries into *ret (cleared first; release
- * with fbac_stack_clear()). Entries have no layer pointer (NULL). Return:
+ * with fbac_stack_clear()), with flags (FBAC_COMPILE_*, as
+ * fbac_policy_compile_flags). Entries have no layer pointer (NULL). Return:
  * 0, -ESTALE when buf was written under another key or format, -EBADMSG
  * when it is malformed in any way, -ENOMEM, or what compiling returns
  * (with diag). Nothing is returned unless all of buf is valid.
  */
 int fbac_scache_decode(const void *key, size_t key_len, const void *buf,
-		       size_t len, struct fbac_stack *ret,
+		       size_t len, unsigned flags, struct fbac_stack *ret,
 		       struct fbac_diag *diag);
 
 /* Set the header's length and checksum to match buf: how tests and the

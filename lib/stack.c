@@ -16,7 +16,7 @@ void fbac_stack_clear(struct fbac_stack *s)
 
 static int add(struct fbac_stack *s, const struct fbac_resolve_input *ri,
 	       const struct fbac_layer *layer, const char *name,
-	       struct fbac_diag *diag)
+	       unsigned flags, struct fbac_diag *diag)
 {
 	struct fbac_resolved *res = NULL;
 	struct fbac_policy *pol = NULL;
@@ -25,7 +25,7 @@ static int add(struct fbac_stack *s, const struct fbac_resolve_input *ri,
 	r = fbac_resolve(ri, &res, diag);
 	if (r < 0)
 		return r;
-	r = fbac_policy_compile(&res, ri->root_name, &pol, diag);
+	r = fbac_policy_compile_flags(&res, ri->root_name, flags, &pol, diag);
 	if (r < 0)
 		return r;
 	s->entries[s->n++] = (struct fbac_stack_entry){ layer, name, pol };
@@ -70,7 +70,7 @@ int fbac_stack_build(const struct fbac_stack_input *in, struct fbac_stack *ret,
 			ri.n_defines = in->n_defines;
 			ri.define_used = used;
 		}
-		if ((r = add(&s, &ri, l, l->name, diag)) < 0)
+		if ((r = add(&s, &ri, l, l->name, in->compile_flags, diag)) < 0)
 			goto fail;
 	}
 	if (in->n_grants) {
@@ -88,7 +88,8 @@ int fbac_stack_build(const struct fbac_stack_input *in, struct fbac_stack *ret,
 			.trusted_env = in->trusted_env,
 			.layer = lib->n_layers,
 		};
-		if ((r = add(&s, &ri, NULL, "command line", diag)) < 0)
+		if ((r = add(&s, &ri, NULL, "command line", in->compile_flags,
+			       diag)) < 0)
 			goto fail;
 	}
 	for (size_t i = 0; s.n && i < in->n_defines; i++)

@@ -37,6 +37,7 @@ struct fbac_stack_input {
 	size_t n_executables;
 	const struct fbac_define *defines; /* not applied to the admin layer */
 	size_t n_defines;
+	unsigned compile_flags; /* FBAC_COMPILE_* for every entry */
 };
 
 void fbac_stack_clear(struct fbac_stack *s);

@@ -192,12 +192,14 @@ static int find_program(const char *name, char *out, size_t size)
 }
 
 static int build_stack(struct options *o, struct layers *l, const char *exe,
-		       struct fbac_include *grants, struct fbac_stack *st)
+		       struct fbac_include *grants, unsigned compile_flags,
+		       struct fbac_stack *st)
 {
 	struct fbac_stack_input si = {
 		.lib = l->lib, .env = &l->env, .trusted_env = &l->trusted_env,
 		.program = exe, .grants = grants, .n_grants = o->n_as,
 		.defines = o->defs, .n_defines = o->n_defs,
+		.compile_flags = compile_flags,
 	};
 	struct fbac_diag d = { 0 };
 	char real[PATH_MAX];
@@ -315,6 +317,7 @@ static int run(struct options *o)
 	struct layers l;
 	char exe[PATH_MAX], missing[512];
 	int abi, r, status = 0, ret = EXIT_FBAC;
+	unsigned compile_flags;
 
 	memset(extras, 0, sizeof(extras));
 	memset(sup_rulesets, -1, sizeof(sup_rulesets));
@@ -337,6 +340,8 @@ static int run(struct options *o)
 	r = layers_begin(&lo, &l);
 	if (!l.lib)
 		return EXIT_FBAC;
+	/* The gaps only explain: printed by -n, never decided by. */
+	compile_flags = o->check ? 0 : FBAC_COMPILE_NO_GAPS;
 	if (stack_cache_key(&sc, &l, exe, o->as, o->n_as, o->defs,
 			    o->n_defs) < 0) {
 		log_error(-ENOMEM, "out of memory");
@@ -344,7 +349,7 @@ static int run(struct options *o)
 	}
 	/* Inputs all unchanged: the stack as compiled then, and the library
 	 * only if a denial wants suggestions. */
-	if (stack_cache_load(&sc, &st) == 0) {
+	if (stack_cache_load(&sc, compile_flags, &st) == 0) {
 		lazy.lo = &lo;
 		lazy.l = &l;
 	} else {
@@ -373,7 +378,7 @@ static int run(struct options *o)
 		 * nothing once the cache is warm). */
 		if (!o->check)
 			prefetch_store_start(l.prefetch);
-		if (build_stack(o, &l, exe, grants, &st) < 0)
+		if (build_stack(o, &l, exe, grants, compile_flags, &st) < 0)
 			goto out;
 	}
 	if (st.n * 2 > FBAC_MAX_LAYERS) {

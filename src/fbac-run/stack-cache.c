@@ -189,7 +189,8 @@ static void *arena_alloc(void *arena, size_t size)
 	return fbac_arena_alloc(arena, size);
 }
 
-int stack_cache_load(struct stack_cache *sc, struct fbac_stack *st)
+int stack_cache_load(struct stack_cache *sc, unsigned flags,
+		     struct fbac_stack *st)
 {
 	_cleanup_(fbac_arena_freep) struct fbac_arena *a = NULL;
 	struct fbac_diag d = { 0 };
@@ -204,7 +205,7 @@ int stack_cache_load(struct stack_cache *sc, struct fbac_stack *st)
 	if ((r = cache_read(sc->path, FBAC_MAX_CACHE_SIZE, arena_alloc, a, &buf,
 			    &len)) < 0)
 		return r;
-	if ((r = fbac_scache_decode(sc->key.p, sc->key.len, buf, len, st,
+	if ((r = fbac_scache_decode(sc->key.p, sc->key.len, buf, len, flags, st,
 				    &d)) < 0)
 		return r;
 	sc->from_cache = true;

@@ -34,9 +34,11 @@ int stack_cache_key(struct stack_cache *sc, const struct layers *l,
 		    const char *exe, const char *const *as, size_t n_as,
 		    const struct fbac_define *defs, size_t n_defs);
 
-/* The stack cached under the key into *st. Return: 0, or -errno (no
- * usable cache: build the stack). */
-int stack_cache_load(struct stack_cache *sc, struct fbac_stack *st);
+/* The stack cached under the key into *st, compiled with flags
+ * (FBAC_COMPILE_*). Return: 0, or -errno (no usable cache: build the
+ * stack). */
+int stack_cache_load(struct stack_cache *sc, unsigned flags,
+		     struct fbac_stack *st);
 
 /* Cache st under the key, unless the key is not whole or an input is
  * racy; keeps at most FBAC_MAX_STACK_CACHES of them (oldest go). */

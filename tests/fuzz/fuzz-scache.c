@@ -29,7 +29,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	memcpy(copy, data, size);
 	(void)fbac_scache_seal(copy, size);
-	r = fbac_scache_decode("fuzz", 4, copy, size, &st, &d);
+	r = fbac_scache_decode("fuzz", 4, copy, size, 0, &st, &d);
 	if (r > 0 || (r < 0 && st.n))
 		abort();
 	fbac_stack_clear(&st);

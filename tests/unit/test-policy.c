@@ -31,6 +31,30 @@ static bool setup(const char *const *texts)
 	return ok(lib != NULL, "library loads and links");
 }
 
+/* policy_of with compile flags: the compile's return in *ret. */
+static struct fbac_policy *policy_of_flags(const char *func, unsigned flags,
+					   int *ret)
+{
+	struct fbac_include inc = { .name = func };
+	struct fbac_resolve_input in = { .lib = lib,
+					 .env = &env,
+					 .root_name = func,
+					 .grants = &inc,
+					 .n_grants = 1 };
+	struct fbac_resolved *res = NULL;
+	struct fbac_policy *p = NULL;
+
+	inc.target = fbac_library_find(lib, func);
+	fbac_diag_clear(&d);
+	*ret = -ENOENT;
+	if (!inc.target || (*ret = fbac_resolve(&in, &res, &d)) < 0)
+		return NULL;
+	*ret = fbac_policy_compile_flags(&res, func, flags, &p, &d);
+	ok(res == NULL, "the compile took the resolved rules (flags %#x)",
+	   flags);
+	return p;
+}
+
 /* The compiled policy of one functionality granted on its own. */
 static struct fbac_policy *policy_of(const char *func)
 {
@@ -824,6 +848,50 @@ static bool has_hole(const struct fbac_ll_expand *e, const char *hole)
 }
 
 /* The program's read rules: never wider than the policy. */
+/*
+ * Without the gaps (what fbac-run compiles), every table a decision or
+ * the kernel uses is the same, and no gap is made; unknown flags are
+ * refused.
+ */
+static void test_compile_flags(void)
+{
+	const char *texts[] = { ll_text, protected_text, NULL };
+	struct fbac_policy *full, *lean, *bad;
+	int r;
+
+	if (!setup(texts))
+		return;
+	full = policy_of_flags("LL", 0, &r);
+	lean = policy_of_flags("LL", FBAC_COMPILE_NO_GAPS, &r);
+	if (!ok(full && lean, "LL compiles with and without gaps"))
+		goto out;
+	ok(full->n_gaps > 3 && !full->gaps_left_out,
+	   "by default the gaps are made (%zu)", full->n_gaps);
+	ok(lean->n_gaps == 0 && lean->gaps_left_out,
+	   "FBAC_COMPILE_NO_GAPS makes none (%zu)", lean->n_gaps);
+	ok(full->n_prules == lean->n_prules &&
+	   full->n_protected == lean->n_protected &&
+	   full->ll.n_paths == lean->ll.n_paths &&
+	   full->ll.n_expand == lean->ll.n_expand &&
+	   full->ll.n_narrow == lean->ll.n_narrow &&
+	   full->ll.n_narrow_expand == lean->ll.n_narrow_expand &&
+	   full->ll.scope == lean->ll.scope,
+	   "the rules and the kernel plan are the same without them");
+	for (size_t i = 0; i < full->ll.n_paths && i < lean->ll.n_paths; i++)
+		if (strcmp(full->ll.paths[i].path, lean->ll.paths[i].path) ||
+		    full->ll.paths[i].access != lean->ll.paths[i].access) {
+			ok(0, "kernel rule %zu: '%s' and '%s'", i,
+			   full->ll.paths[i].path, lean->ll.paths[i].path);
+			break;
+		}
+	bad = policy_of_flags("LL", 1u << 7, &r);
+	is_int(r, -EINVAL, "an unknown compile flag is refused");
+	ok(bad == NULL, "and nothing is compiled");
+out:
+	fbac_policy_free(full);
+	fbac_policy_free(lean);
+}
+
 static void test_narrow(void)
 {
 	const char *texts[] = { ll_text, protected_text, NULL };
@@ -1165,6 +1233,7 @@ int main(void)
 	test_protected_allow();
 	test_net();
 	test_landlock();
+	test_compile_flags();
 	test_narrow();
 	test_stack();
 	test_admin_protected();
