@@ -67,8 +67,10 @@ static int grants(const struct fbac_library *lib, const struct fbac_env *env,
 	int r;
 
 	r = fbac_resolve(&ri, &res, NULL);
+	/* Only its answer is wanted, once per functionality and denial. */
 	if (r == 0)
-		r = fbac_policy_compile(&res, f->name, &pol, NULL);
+		r = fbac_policy_compile_flags(&res, f->name,
+					      FBAC_COMPILE_NO_GAPS, &pol, NULL);
 	if (r == 0)
 		r = fbac_policy_query(pol, q, &v);
 	if (r == 0) {
