@@ -31,7 +31,11 @@ static bool setup(const char *const *texts)
 	return ok(lib != NULL, "library loads and links");
 }
 
-/* policy_of with compile flags: the compile's return in *ret. */
+/*
+ * The compiled policy of one functionality granted on its own, compiled
+ * with flags; the return of resolving or compiling in *ret. The compile
+ * must take the resolved rules whatever it returns (ASan: not leaked).
+ */
 static struct fbac_policy *policy_of_flags(const char *func, unsigned flags,
 					   int *ret)
 {
@@ -50,31 +54,21 @@ static struct fbac_policy *policy_of_flags(const char *func, unsigned flags,
 	if (!inc.target || (*ret = fbac_resolve(&in, &res, &d)) < 0)
 		return NULL;
 	*ret = fbac_policy_compile_flags(&res, func, flags, &p, &d);
-	ok(res == NULL, "the compile took the resolved rules (flags %#x)",
-	   flags);
+	if (res)
+		ok(0, "the compile of %s kept the resolved rules", func);
 	return p;
 }
 
-/* The compiled policy of one functionality granted on its own. */
+/* policy_of_flags with none, any failure reported as one. */
 static struct fbac_policy *policy_of(const char *func)
 {
-	struct fbac_include inc = { .name = func };
-	struct fbac_resolve_input in = { .lib = lib,
-					 .env = &env,
-					 .root_name = func,
-					 .grants = &inc,
-					 .n_grants = 1 };
-	struct fbac_resolved *res = NULL;
-	struct fbac_policy *p = NULL;
+	int r;
+	struct fbac_policy *p = policy_of_flags(func, 0, &r);
 
-	inc.target = fbac_library_find(lib, func);
-	fbac_diag_clear(&d);
-	if (!inc.target || fbac_resolve(&in, &res, &d) < 0 ||
-	    fbac_policy_compile(&res, func, &p, &d) < 0) {
+	if (!p) {
 		diag("policy of '%s': %s:%u:%u: %s", func, d.file, d.line,
 		     d.col, d.msg);
 		ok(0, "policy of %s compiles", func);
-		return NULL;
 	}
 	return p;
 }
