@@ -306,6 +306,10 @@ expect_library() {
 			diff <(echo "$cached") <(echo "$compiled") | head -n 20
 			fail "$c: --check differs from the cache"
 		}
+		# fbac-run compiles without the gaps when it only runs the
+		# program; --check prints them, from the cache as well.
+		grep -A1 '^decided by the supervisor' <<<"$cached" | grep -q '^  ' ||
+			fail "$c: --check from the cache lists no gap"
 		n=$((n + 1))
 	done
 	((n >= 8)) || fail "only $n policies compared"
