@@ -55,10 +55,10 @@ struct sup {
 	const struct landlock_extra *extras;
 	size_t n_extras;
 	unsigned long denials, printed;
-	/* Counted by the receiver thread alone. */
+	/* Counted by every receiver, with relaxed atomic adds (for -v). */
 	unsigned long notifications, continued;
 	/* Of them, metadata reads (sup-meta.c): Landlock has no right for
-	 * them, so no kernel rule could answer them instead (-v, bench). */
+	 * them, so no kernel rule could answer them instead (bench). */
 	unsigned long metadata;
 	size_t receivers; /* receive threads started (for -v) */
 	size_t notif_size, resp_size;
