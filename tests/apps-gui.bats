@@ -74,6 +74,7 @@ setup() {
 
 teardown() {
 	kill_tracked
+	stop_xvfb
 	fbac_teardown
 }
 
@@ -553,24 +554,11 @@ CHROMIUM_NO_SANDBOX=(--no-sandbox --no-zygote)
 # ---------------------------------------------------------------------------
 # 3. Graphical_X11 on Xvfb
 
-# start_xvfb: start Xvfb on a free display; DISPLAY_N is its number.
-start_xvfb() {
-	need_commands Xvfb xwd convert identify
-	local out=$BATS_TEST_TMPDIR/xvfb.display i n=
-	# Xvfb picks a free display itself and writes its number once it
-	# accepts connections: no race with a server of an earlier test that
-	# is still going away with the same number.
-	Xvfb -displayfd 3 -nolisten tcp -screen 0 640x480x24 </dev/null \
-		>/dev/null 2>"$BATS_TEST_TMPDIR/xvfb.log" 3>"$out" &
-	track $!
-	disown $!
-	for ((i = 0; i < 200; i++)); do
-		read -r n <"$out" 2>/dev/null && [[ $n =~ ^[0-9]+$ ]] && break
-		n=
-		sleep 0.05
-	done
-	[[ -n $n ]] || fail "Xvfb did not start: $(cat "$BATS_TEST_TMPDIR/xvfb.log")" || return
-	DISPLAY_N=$n
+# start_gui_xvfb: start_xvfb (helpers.bash), with the tools that take
+# screenshots.
+start_gui_xvfb() {
+	need_commands xwd convert identify
+	start_xvfb
 }
 
 # screen_colours FILE: take a screenshot of the display into FILE and print
@@ -598,7 +586,7 @@ wait_drawn() {
 
 @test "Graphical_X11: xeyes draws on the display; without it, no connection" {
 	need_commands xeyes
-	start_xvfb
+	start_gui_xvfb
 	[[ $(screen_colours "$BATS_TEST_TMPDIR/before.png") -eq 1 ]] || fail "the screen is not blank at first"
 	# Without Graphical_X11: refused, with the denial line, nothing drawn.
 	run --separate-stderr timeout 20 "$FBAC_RUN" --log "$LOG" --as Basic_Runtime \
@@ -622,14 +610,14 @@ wait_drawn() {
 
 @test "Graphical_X11: a client cannot read ~/.ssh/id_rsa nor write ~/.bashrc" {
 	need_commands xmessage
-	start_xvfb
+	start_gui_xvfb
 	# xmessage -file shows a file in a window: the key is refused before
 	# anything is drawn from it; a granted file is shown.
 	printf 'hello from a document\n' >"$HOME/Documents/note.txt"
 	bg_run "$BATS_TEST_TMPDIR/ok.out" timeout 30 "$FBAC_RUN" --log "$LOG" \
 		--as Basic_Runtime --as Graphical_X11 --as Read_Only_Directory -D "dir=$HOME/Documents" \
 		xmessage -display ":$DISPLAY_N" -file "$HOME/Documents/note.txt"
-	wait_drawn "$BATS_TEST_TMPDIR/ok.png"
+	wait_drawn "$BATS_TEST_TMPDIR/ok.png" "$BATS_TEST_TMPDIR/ok.out"
 	run --separate-stderr timeout 20 "$FBAC_RUN" --log "$LOG" \
 		--as Basic_Runtime --as Graphical_X11 --as Read_Only_Directory -D "dir=$HOME/Documents" \
 		xmessage -display ":$DISPLAY_N" -file "$HOME/.ssh/id_rsa"
@@ -653,7 +641,7 @@ wait_drawn() {
 	# As root it would give its terminal to root's tty group: CAP_CHOWN,
 	# which no confined program keeps. Users' terminals are theirs.
 	require_unprivileged
-	start_xvfb
+	start_gui_xvfb
 	mkdir -p "$HOME/Documents"
 	local uhome
 	uhome=$(unprivileged_home)
@@ -671,7 +659,7 @@ wait_drawn() {
 	done
 	[[ $(<"$uhome/Documents/ran") == XTERM-RAN ]] ||
 		fail "the command did not run: $(cat "$BATS_TEST_TMPDIR/xterm.out")"
-	wait_drawn "$BATS_TEST_TMPDIR/xterm.png"
+	wait_drawn "$BATS_TEST_TMPDIR/xterm.png" "$BATS_TEST_TMPDIR/xterm.out"
 	wait "$pid" || true # its status is the command's; checked below
 	no_secret "$(cat "$uhome/Documents/key")"
 	[[ $(<"$uhome/.bashrc") == "$BASHRC" ]] || fail "~/.bashrc was changed"

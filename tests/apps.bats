@@ -1809,45 +1809,11 @@ PY
 # ---------------------------------------------------------------------------
 # Document_Viewer in a window: mupdf, on an Xvfb display
 
-# start_xvfb: an X server of the test's own (Xvfb, outside the sandbox) on a
-# free display, listening on its socket /tmp/.X11-unix/XN only (no TCP);
-# DISPLAY_N is its number. teardown kills it.
-start_xvfb() {
-	need Xvfb /usr/bin/xwd /usr/bin/xdotool /usr/bin/convert-im6.q16
-	local out=$BATS_TEST_TMPDIR/xvfb.display i n= pid
-	# Xvfb picks a free display itself and writes its number once it
-	# accepts connections: no race with a server of an earlier test that
-	# is still going away with the same number.
-	Xvfb -displayfd 3 -nolisten tcp -screen 0 640x480x24 </dev/null \
-		>"$BATS_TEST_TMPDIR/xvfb.log" 2>&1 3>"$out" &
-	pid=$!
-	disown "$pid"
-	for ((i = 0; i < 200; i++)); do
-		read -r n <"$out" 2>/dev/null && [[ $n =~ ^[0-9]+$ ]] && break
-		n=
-		kill -0 "$pid" 2>/dev/null || break
-		sleep 0.05
-	done
-	printf '%s %s\n' "$pid" "${n:-none}" >"$BATS_TEST_TMPDIR/xvfb.pid"
-	[[ -n $n ]] || fail "no Xvfb display could be started: $(cat "$BATS_TEST_TMPDIR/xvfb.log")" || return
-	DISPLAY_N=$n
-}
-
-# stop_xvfb: end the Xvfb of start_xvfb (teardown calls it). SIGTERM, so
-# that it removes its lock file and socket; if it must be killed, they are
-# removed here.
-stop_xvfb() {
-	local pid n i
-	[[ -s $BATS_TEST_TMPDIR/xvfb.pid ]] || return 0
-	read -r pid n <"$BATS_TEST_TMPDIR/xvfb.pid"
-	rm -f "$BATS_TEST_TMPDIR/xvfb.pid"
-	kill -TERM "$pid" 2>/dev/null || return 0
-	for ((i = 0; i < 100; i++)); do
-		kill -0 "$pid" 2>/dev/null || return 0
-		sleep 0.05
-	done
-	kill -KILL "$pid" 2>/dev/null
-	rm -f "/tmp/.X$n-lock" "/tmp/.X11-unix/X$n"
+# start_window_xvfb: start_xvfb (helpers.bash), with the tools that find
+# windows and take screenshots.
+start_window_xvfb() {
+	need /usr/bin/xwd /usr/bin/xdotool /usr/bin/convert-im6.q16
+	start_xvfb
 }
 
 # screenshot FILE: the whole screen, as a PNG.
@@ -1921,7 +1887,7 @@ viewer_quit() {
 # bats test_tags=app:mupdf,fn:Document_Viewer
 @test "mupdf (Document_Viewer): shows a PDF, and a compressed one, in a window on Xvfb" {
 	need /usr/bin/mupdf /usr/lib/mupdf/mupdf-x11 /usr/bin/gzip /usr/bin/xz
-	start_xvfb
+	start_window_xvfb
 	colour_pdf "$H/Documents/doc.pdf" "Hello mupdf"
 	screenshot "$BATS_TEST_TMPDIR/before.png"
 	[[ $(/usr/bin/identify-im6.q16 -format '%k' "$BATS_TEST_TMPDIR/before.png") == 1 ]] ||
@@ -1946,7 +1912,7 @@ viewer_quit() {
 @test "unprivileged: mupdf-gl shows a PDF in a window on Xvfb" {
 	require_unprivileged
 	need /usr/bin/mupdf-gl
-	start_xvfb
+	start_window_xvfb
 	colour_pdf "$H/Downloads/doc.pdf" "Hello mupdf"
 	local uh
 	uh=$(unprivileged_home)
@@ -1967,7 +1933,7 @@ viewer_quit() {
 # bats test_tags=app:mupdf,fn:Document_Viewer
 @test "mupdf (Document_Viewer): no ~/.ssh/id_rsa on the screen, no copy in the home" {
 	need /usr/bin/mupdf /usr/bin/mupdf-gl /usr/bin/gzip
-	start_xvfb
+	start_window_xvfb
 	DISPLAY=":$DISPLAY_N" run --separate-stderr app -- /usr/bin/mupdf "$H/.ssh/id_rsa"
 	expect_status 1
 	denied file_read "$H/.ssh/id_rsa" mupdf-x11

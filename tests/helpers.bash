@@ -109,6 +109,53 @@ kill_tracked() {
 	done <"$BG_PIDS"
 }
 
+# start_xvfb: an X server of the test's own (Xvfb, outside the sandbox) on a
+# free display, listening on its sockets /tmp/.X11-unix/XN and
+# @/tmp/.X11-unix/XN only (no TCP); DISPLAY_N is its number. The suite's
+# teardown calls stop_xvfb.
+start_xvfb() {
+	local out=$BATS_TEST_TMPDIR/xvfb.display i n='' pid
+	command -v Xvfb >/dev/null 2>&1 || skip_or_fail "Xvfb is not installed" || return
+	# Xvfb picks a free display itself and writes its number once it
+	# accepts connections: no race with a server of an earlier test that
+	# is still going away with the same number. -noreset: by default the
+	# server resets when its last client leaves, and drops the connections
+	# it has accepted but not yet set up; a screenshot ending just as the
+	# client under test connected cost that client its display ("Can't
+	# open display", about one run in fifty with the client confined).
+	Xvfb -noreset -displayfd 3 -nolisten tcp -screen 0 640x480x24 </dev/null \
+		>"$BATS_TEST_TMPDIR/xvfb.log" 2>&1 3>"$out" &
+	pid=$!
+	disown "$pid"
+	for ((i = 0; i < 200; i++)); do
+		read -r n 2>/dev/null <"$out" && [[ $n =~ ^[0-9]+$ ]] && break
+		n=
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 0.05
+	done
+	printf '%s %s\n' "$pid" "${n:-none}" >"$BATS_TEST_TMPDIR/xvfb.pid"
+	[[ -n $n ]] || fail "no Xvfb display could be started: $(cat "$BATS_TEST_TMPDIR/xvfb.log")" || return
+	# shellcheck disable=SC2034 # for the suites that call it
+	DISPLAY_N=$n
+}
+
+# stop_xvfb: end the Xvfb of start_xvfb, if any. SIGTERM, so that it
+# removes its lock file and sockets; if it must be killed, they are removed
+# here.
+stop_xvfb() {
+	local pid n i
+	[[ -s $BATS_TEST_TMPDIR/xvfb.pid ]] || return 0
+	read -r pid n <"$BATS_TEST_TMPDIR/xvfb.pid"
+	rm -f "$BATS_TEST_TMPDIR/xvfb.pid"
+	kill -TERM "$pid" 2>/dev/null || return 0
+	for ((i = 0; i < 100; i++)); do
+		kill -0 "$pid" 2>/dev/null || return 0
+		sleep 0.05
+	done
+	kill -KILL "$pid" 2>/dev/null
+	rm -f "/tmp/.X$n-lock" "/tmp/.X11-unix/X$n"
+}
+
 # fail MESSAGE...: fail the current test with a message.
 fail() {
 	printf '%s\n' "$*" >&2
