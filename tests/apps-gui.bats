@@ -81,13 +81,6 @@ teardown() {
 # ---------------------------------------------------------------------------
 # Helpers
 
-need_commands() {
-	local c
-	for c; do
-		command -v "$c" >/dev/null 2>&1 || skip_or_fail "$c is not installed"
-	done
-}
-
 # note TEXT: a figure for the reader of the TAP output.
 note() {
 	printf '# %s\n' "$*" >&3

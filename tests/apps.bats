@@ -385,22 +385,13 @@ content() {
 	fail "$1: expected '$2', got '$got'"
 }
 
-# need PROGRAM... : skip (fail under FBAC_MUST_WORK=1) unless installed.
-need() {
-	local p
-	for p; do
-		[[ -x $p ]] || command -v "$p" >/dev/null 2>&1 ||
-			skip_or_fail "$p is not installed"
-	done
-}
-
 # ---------------------------------------------------------------------------
 # A terminal (tmux)
 
 # tty_start [FBAC-RUN-OPTION...] -- COMMAND...: fbac-run in a new tmux
 # session; after it, the screen shows "fbac-run-status=N".
 tty_start() {
-	need tmux
+	need_commands tmux
 	local -a opts=()
 	while [[ $# -gt 0 && $1 != -- ]]; do
 		opts+=("$1")
@@ -501,7 +492,7 @@ web_files() {
 
 # bats test_tags=app:curl,fn:Download_Manager
 @test "curl (Download_Manager): downloads into ~/Downloads from a loopback server" {
-	need /usr/bin/curl
+	need_commands /usr/bin/curl
 	web_files
 	start_http "$BATS_TEST_TMPDIR/www"
 	run --separate-stderr app -D "ports=$PORT" -- /usr/bin/curl -sS -o "$H/Downloads/blob.bin" \
@@ -520,7 +511,7 @@ web_files() {
 
 # bats test_tags=app:curl,fn:Download_Manager
 @test "curl (Download_Manager): no ~/.ssh/id_rsa, no ~/.bashrc, no other port" {
-	need /usr/bin/curl
+	need_commands /usr/bin/curl
 	web_files
 	start_http "$BATS_TEST_TMPDIR/www"
 	closed_port
@@ -546,7 +537,7 @@ web_files() {
 
 # bats test_tags=app:wget,fn:Download_Manager
 @test "wget (Download_Manager): downloads into ~/Downloads from a loopback server" {
-	need /usr/bin/wget
+	need_commands /usr/bin/wget
 	web_files
 	start_http "$BATS_TEST_TMPDIR/www"
 	run --separate-stderr app -D "ports=$PORT" -- /usr/bin/wget -q -P "$H/Downloads" \
@@ -558,7 +549,7 @@ web_files() {
 
 # bats test_tags=app:wget,fn:Download_Manager
 @test "wget (Download_Manager): no ~/.ssh/id_rsa, no ~/.bashrc, no other port" {
-	need /usr/bin/wget
+	need_commands /usr/bin/wget
 	web_files
 	start_http "$BATS_TEST_TMPDIR/www"
 	closed_port
@@ -581,7 +572,7 @@ web_files() {
 # bats test_tags=app:curl,fn:Download_Manager
 @test "unprivileged: curl downloads, and cannot read the key" {
 	require_unprivileged
-	need /usr/bin/curl
+	need_commands /usr/bin/curl
 	web_files
 	start_http "$BATS_TEST_TMPDIR/www"
 	local uh
@@ -610,7 +601,7 @@ git_identity() {
 
 # bats test_tags=app:git,fn:Version_Control_Client
 @test "git (Version_Control_Client): init, commit, clone and push between local repositories" {
-	need /usr/bin/git
+	need_commands /usr/bin/git
 	git_identity "$H"
 	mkdir -p "$H/src/proj"
 	printf 'first line\n' >"$H/src/proj/README"
@@ -654,7 +645,7 @@ git_daemon() {
 
 # bats test_tags=app:git,fn:Version_Control_Client
 @test "git (Version_Control_Client): clone from and push to a loopback git daemon" {
-	need /usr/bin/git
+	need_commands /usr/bin/git
 	git_identity "$H"
 	local srv=$BATS_TEST_TMPDIR/gitsrv
 	mkdir -p "$srv"
@@ -689,7 +680,7 @@ git_daemon() {
 # protected secret, ~/.aws/credentials.
 # bats test_tags=app:git,fn:Version_Control_Client
 @test "git (Version_Control_Client): no other secret, no ~/.bashrc, no other port" {
-	need /usr/bin/git
+	need_commands /usr/bin/git
 	git_identity "$H"
 	git -c init.defaultBranch=main init -q "$H/src/r"
 	printf 'x\n' >"$H/src/r/x"
@@ -717,7 +708,7 @@ git_daemon() {
 # bats test_tags=app:git,fn:Version_Control_Client
 @test "unprivileged: git commits and clones in ~/src" {
 	require_unprivileged
-	need /usr/bin/git
+	need_commands /usr/bin/git
 	git_identity "$H"
 	local uh
 	uh=$(unprivileged_home)
@@ -757,7 +748,7 @@ same_tree() {
 
 # bats test_tags=app:tar,fn:Archive_Manager
 @test "tar (Archive_Manager): packs with gzip, xz and bzip2 and unpacks" {
-	need /usr/bin/tar /usr/bin/gzip /usr/bin/xz /usr/bin/bzip2
+	need_commands /usr/bin/tar /usr/bin/gzip /usr/bin/xz /usr/bin/bzip2
 	tree "$H/Documents/tree"
 	cd "$H/Documents"
 	local z
@@ -776,7 +767,7 @@ same_tree() {
 
 # bats test_tags=app:gzip,app:xz,app:bzip2,app:zstd,fn:Archive_Manager
 @test "gzip, xz, bzip2, zstd (Archive_Manager): compress and uncompress in place" {
-	need /usr/bin/gzip /usr/bin/xz /usr/bin/bzip2 /usr/bin/zstd
+	need_commands /usr/bin/gzip /usr/bin/xz /usr/bin/bzip2 /usr/bin/zstd
 	head -c 100000 /dev/urandom | base64 >"$H/Documents/data.txt"
 	local sum c ext
 	sum=$(sha256sum <"$H/Documents/data.txt")
@@ -805,7 +796,7 @@ same_tree() {
 
 # bats test_tags=app:zip,app:unzip,fn:Archive_Manager
 @test "zip, unzip (Archive_Manager): make, test, list and extract an archive" {
-	need /usr/bin/zip /usr/bin/unzip
+	need_commands /usr/bin/zip /usr/bin/unzip
 	tree "$H/Documents/tree"
 	cd "$H/Documents"
 	run --separate-stderr app -- /usr/bin/zip -q -r -T "$H/Downloads/tree.zip" tree
@@ -823,7 +814,7 @@ same_tree() {
 # one way out: it cannot even resolve the host (no DNS_Client), nor run rsh.
 # bats test_tags=app:tar,app:zip,app:gzip,app:unzip,fn:Archive_Manager
 @test "tar, zip, gzip (Archive_Manager): no ~/.ssh/id_rsa, no ~/.bashrc, no remote archive" {
-	need /usr/bin/tar /usr/bin/zip /usr/bin/gzip /usr/bin/unzip
+	need_commands /usr/bin/tar /usr/bin/zip /usr/bin/gzip /usr/bin/unzip
 	cd "$H/Documents"
 	run --separate-stderr app -- /usr/bin/tar -czf "$H/Downloads/keys.tgz" "$H/.ssh/id_rsa"
 	expect_status 2
@@ -858,7 +849,7 @@ same_tree() {
 # bats test_tags=app:tar,fn:Archive_Manager
 @test "unprivileged: tar and gzip pack and unpack" {
 	require_unprivileged
-	need /usr/bin/tar /usr/bin/gzip
+	need_commands /usr/bin/tar /usr/bin/gzip
 	tree "$H/Documents/tree"
 	local uh
 	uh=$(unprivileged_home)
@@ -900,7 +891,7 @@ C
 
 # bats test_tags=app:make,app:gcc,fn:Software_Build
 @test "make, gcc (Software_Build): build, test and package a C project in ~/src" {
-	need /usr/bin/make /usr/bin/gcc
+	need_commands /usr/bin/make /usr/bin/gcc
 	c_project "$H/src/hello"
 	cd "$H/src/hello"
 	run --separate-stderr app -- /usr/bin/make -s check dist
@@ -917,7 +908,7 @@ C
 
 # bats test_tags=app:make,app:gcc,fn:Software_Build
 @test "make, gcc (Software_Build): no ~/.ssh/id_rsa, no ~/.bashrc, no network from a recipe" {
-	need /usr/bin/make /usr/bin/gcc /usr/bin/curl
+	need_commands /usr/bin/make /usr/bin/gcc /usr/bin/curl
 	c_project "$H/src/hello"
 	cd "$H/src/hello"
 	printf '#include "%s"\n' "$H/.ssh/id_rsa" >steal.c
@@ -950,7 +941,7 @@ C
 
 # bats test_tags=app:python3,fn:Script_Interpreter
 @test "python3 (Script_Interpreter): a script reads its input and writes its output" {
-	need /usr/bin/python3
+	need_commands /usr/bin/python3
 	mkdir -p "$H/src/tool"
 	printf '3\n1\n2\n' >"$H/src/tool/in.txt"
 	cat >"$H/src/tool/sort.py" <<'PY'
@@ -969,7 +960,7 @@ PY
 
 # bats test_tags=app:python3,fn:Script_Interpreter
 @test "python3 (Script_Interpreter): no ~/.ssh/id_rsa, no ~/.bashrc, no connection" {
-	need /usr/bin/python3
+	need_commands /usr/bin/python3
 	mkdir -p "$H/src/tool"
 	cd "$H/src/tool"
 	run --separate-stderr app -- /usr/bin/python3 -c "print(open('$H/.ssh/id_rsa').read())"
@@ -991,7 +982,7 @@ PY
 
 # bats test_tags=app:perl,fn:Script_Interpreter
 @test "perl (Script_Interpreter): a script reads its input and writes its output" {
-	need /usr/bin/perl
+	need_commands /usr/bin/perl
 	mkdir -p "$H/src/tool"
 	printf 'b 2\na 1\nc 3\n' >"$H/src/tool/in.txt"
 	cat >"$H/src/tool/tally.pl" <<'PL'
@@ -1011,7 +1002,7 @@ PL
 
 # bats test_tags=app:perl,fn:Script_Interpreter
 @test "perl (Script_Interpreter): no ~/.ssh/id_rsa, no ~/.bashrc, no connection" {
-	need /usr/bin/perl
+	need_commands /usr/bin/perl
 	mkdir -p "$H/src/tool"
 	cd "$H/src/tool"
 	run --separate-stderr app -- /usr/bin/perl -e "open(F, '<', '$H/.ssh/id_rsa') or die \"no: \$!\\n\"; print <F>"
@@ -1032,7 +1023,7 @@ PL
 # bats test_tags=app:python3,fn:Script_Interpreter
 @test "unprivileged: python3 runs a script in ~/src" {
 	require_unprivileged
-	need /usr/bin/python3
+	need_commands /usr/bin/python3
 	mkdir -p "$H/src"
 	printf 'import sys\nopen(sys.argv[2], "w").write(open(sys.argv[1]).read().upper())\n' >"$H/src/up.py"
 	printf 'shout\n' >"$H/src/in.txt"
@@ -1058,7 +1049,7 @@ notes() {
 
 # bats test_tags=app:vim,fn:File_Editor
 @test "vim (File_Editor): edits a file in ~/Documents on a terminal" {
-	need /usr/bin/vim.basic
+	need_commands /usr/bin/vim.basic
 	notes
 	# vim opens its working directory to come back to it: from ~ that is a
 	# denial (File_Editor does not list the home directory).
@@ -1073,7 +1064,7 @@ notes() {
 
 # bats test_tags=app:vim,fn:File_Editor
 @test "vim (File_Editor): no ~/.ssh/id_rsa, no ~/.bashrc, no network from :r !cmd" {
-	need /usr/bin/vim.basic /usr/bin/curl
+	need_commands /usr/bin/vim.basic /usr/bin/curl
 	web_files
 	start_http "$BATS_TEST_TMPDIR/www"
 	notes
@@ -1099,7 +1090,7 @@ notes() {
 # bats test_tags=app:nano,fn:File_Editor
 @test "nano (File_Editor): edits a file in ~/Documents on a terminal (unprivileged)" {
 	require_unprivileged
-	need /usr/bin/nano
+	need_commands /usr/bin/nano
 	notes
 	local uh
 	uh=$(unprivileged_home)
@@ -1121,7 +1112,7 @@ notes() {
 # bats test_tags=app:nano,fn:File_Editor
 @test "nano (File_Editor): no ~/.ssh/id_rsa, no ~/.bashrc (unprivileged)" {
 	require_unprivileged
-	need /usr/bin/nano
+	need_commands /usr/bin/nano
 	notes
 	local uh
 	uh=$(unprivileged_home)
@@ -1153,7 +1144,7 @@ notes() {
 
 # bats test_tags=app:less,fn:Text_Viewer
 @test "less (Text_Viewer): shows a file on a terminal" {
-	need /usr/bin/less
+	need_commands /usr/bin/less
 	seq 1 200 | sed 's/^/line /' >"$H/Documents/long.txt"
 	tty_start -- /usr/bin/less "$H/Documents/long.txt"
 	wait_pane "line 1"$'\n'
@@ -1168,7 +1159,7 @@ notes() {
 
 # bats test_tags=app:less,fn:Text_Viewer
 @test "less (Text_Viewer): no ~/.ssh/id_rsa, no ~/.bashrc, no network from !cmd" {
-	need /usr/bin/less /usr/bin/curl
+	need_commands /usr/bin/less /usr/bin/curl
 	web_files
 	start_http "$BATS_TEST_TMPDIR/www"
 	printf 'a document\n' >"$H/Documents/doc.txt"
@@ -1210,7 +1201,7 @@ order_json() {
 
 # bats test_tags=app:jq,fn:Text_Viewer
 @test "jq (Text_Viewer): filters JSON files from ~/Documents, ~/Downloads and ~/src, with ~/.jq" {
-	need /usr/bin/jq
+	need_commands /usr/bin/jq
 	order_json "$H/Documents/order.json"
 	printf '{"customer": "bob", "items": [{"name": "kiwi", "price": 1, "qty": 4}]}\n' \
 		>"$H/Downloads/order2.json"
@@ -1245,7 +1236,7 @@ order_json() {
 # ~/.bashrc or network case.
 # bats test_tags=app:jq,fn:Text_Viewer
 @test "jq (Text_Viewer): no ~/.ssh/id_rsa, no file outside its folders" {
-	need /usr/bin/jq
+	need_commands /usr/bin/jq
 	order_json "$H/Documents/order.json"
 	run --separate-stderr app -- /usr/bin/jq -R . "$H/.ssh/id_rsa"
 	expect_status 2
@@ -1270,7 +1261,7 @@ order_json() {
 
 # bats test_tags=app:file,fn:Text_Viewer
 @test "file (Text_Viewer): tells the type of files in the home and /etc, with ~/.magic" {
-	need /usr/bin/file /usr/bin/gzip /usr/bin/xz
+	need_commands /usr/bin/file /usr/bin/gzip /usr/bin/xz
 	pdf "$H/Documents/doc.pdf" "Hello from a PDF"
 	ppm "$H/Pictures/in.ppm"
 	order_json "$H/Downloads/order.json"
@@ -1306,7 +1297,7 @@ order_json() {
 # magic file (-C), into the working directory.
 # bats test_tags=app:file,fn:Text_Viewer
 @test "file (Text_Viewer): no ~/.ssh/id_rsa, no ~/.aws/credentials, writes nothing in the home" {
-	need /usr/bin/file
+	need_commands /usr/bin/file
 	cd "$H"
 	run --separate-stderr app -- /usr/bin/file "$H/.ssh/id_rsa"
 	expect_status 0
@@ -1340,7 +1331,7 @@ order_json() {
 # $HOME, so the client is given -F ~/.ssh/config with absolute paths.
 start_sshd() {
 	[[ $EUID -eq 0 ]] || skip_or_fail "sshd needs root"
-	need /usr/sbin/sshd /usr/bin/ssh-keygen
+	need_commands /usr/sbin/sshd /usr/bin/ssh-keygen
 	local d=$BATS_TEST_TMPDIR/sshd
 	mkdir -p "$d" /run/sshd
 	ssh-keygen -q -t ed25519 -N '' -f "$d/host_key"
@@ -1386,7 +1377,7 @@ CFG
 
 # bats test_tags=app:ssh,app:scp,app:rsync,fn:SSH_Client
 @test "ssh, scp, rsync (SSH_Client): log in, copy and synchronise with a loopback sshd" {
-	need /usr/bin/ssh /usr/bin/scp /usr/bin/rsync
+	need_commands /usr/bin/ssh /usr/bin/scp /usr/bin/rsync
 	start_sshd
 	run --separate-stderr app -D "ports=$SSH_PORT" -- /usr/bin/ssh -F "$H/.ssh/config" testhost \
 		'echo remote-$((6*7))'
@@ -1421,7 +1412,7 @@ CFG
 # is ~/.aws/credentials.
 # bats test_tags=app:ssh,app:scp,fn:SSH_Client
 @test "ssh, scp (SSH_Client): no other secret, no ~/.bashrc, no other port" {
-	need /usr/bin/ssh /usr/bin/scp
+	need_commands /usr/bin/ssh /usr/bin/scp
 	start_sshd
 	run --separate-stderr app -D "ports=$SSH_PORT" -- /usr/bin/scp -q -F "$H/.ssh/config" \
 		"$H/.aws/credentials" "testhost:$REMOTE/stolen"
@@ -1444,7 +1435,7 @@ CFG
 # bats test_tags=app:ssh,app:scp,fn:SSH_Client
 @test "unprivileged: ssh logs in and scp copies as uid 65534" {
 	require_unprivileged
-	need /usr/bin/ssh /usr/bin/scp
+	need_commands /usr/bin/ssh /usr/bin/scp
 	start_sshd
 	local uh
 	uh=$(unprivileged_home)
@@ -1468,7 +1459,7 @@ CFG
 
 # bats test_tags=app:sftp,fn:SSH_Client
 @test "sftp (SSH_Client): uploads, downloads and manages files on a loopback sshd" {
-	need /usr/bin/sftp
+	need_commands /usr/bin/sftp
 	start_sshd
 	head -c 50000 /dev/urandom >"$H/Documents/report.bin"
 	printf 'from the server\n' >"$REMOTE/notes.txt"
@@ -1495,7 +1486,7 @@ CMDS
 # SSH_Client reads ~/.ssh by design: the secret here is ~/.aws/credentials.
 # bats test_tags=app:sftp,fn:SSH_Client
 @test "sftp (SSH_Client): no other secret, no ~/.bashrc, no shell, no other port" {
-	need /usr/bin/sftp
+	need_commands /usr/bin/sftp
 	start_sshd
 	run --separate-stderr app -D "ports=$SSH_PORT" -- /usr/bin/sftp -q -F "$H/.ssh/config" -b - testhost \
 		<<<"put $H/.aws/credentials $REMOTE/stolen"
@@ -1533,7 +1524,7 @@ ppm() {
 
 # bats test_tags=app:convert,app:identify,fn:Image_Editor
 @test "convert, identify (Image_Editor): convert and transform a picture in ~/Pictures" {
-	need /usr/bin/convert-im6.q16 /usr/bin/identify-im6.q16
+	need_commands /usr/bin/convert-im6.q16 /usr/bin/identify-im6.q16
 	ppm "$H/Downloads/in.ppm"
 	cd "$H/Pictures"
 	run --separate-stderr app -- /usr/bin/convert "$H/Downloads/in.ppm" -rotate 90 -scale 200% out.png
@@ -1555,7 +1546,7 @@ ppm() {
 # network: no network case.
 # bats test_tags=app:convert,app:identify,fn:Image_Editor
 @test "convert, identify (Image_Editor): no ~/.ssh/id_rsa, no ~/.bashrc" {
-	need /usr/bin/convert-im6.q16 /usr/bin/identify-im6.q16
+	need_commands /usr/bin/convert-im6.q16 /usr/bin/identify-im6.q16
 	ppm "$H/Pictures/in.ppm"
 	cd "$H/Pictures"
 	# The key as text, rendered into a picture.
@@ -1613,7 +1604,7 @@ pdf() {
 
 # bats test_tags=app:pdftotext,app:pdftoppm,app:pdfinfo,fn:Document_Viewer
 @test "pdftotext, pdftoppm, pdfinfo (Document_Viewer): read and render a PDF" {
-	need /usr/bin/pdftotext /usr/bin/pdftoppm /usr/bin/pdfinfo
+	need_commands /usr/bin/pdftotext /usr/bin/pdftoppm /usr/bin/pdfinfo
 	pdf "$H/Downloads/doc.pdf" "Hello from a PDF"
 	cd "$H/Documents"
 	run --separate-stderr app -- /usr/bin/pdftotext "$H/Downloads/doc.pdf" "$H/Documents/doc.txt"
@@ -1640,7 +1631,7 @@ pdf() {
 # poppler has no means to connect: no network case.
 # bats test_tags=app:pdftotext,app:pdftoppm,fn:Document_Viewer
 @test "pdftotext, pdftoppm (Document_Viewer): no ~/.ssh/id_rsa, no ~/.bashrc" {
-	need /usr/bin/pdftotext /usr/bin/pdftoppm
+	need_commands /usr/bin/pdftotext /usr/bin/pdftoppm
 	pdf "$H/Downloads/doc.pdf" "Hello from a PDF"
 	run --separate-stderr app -- /usr/bin/pdftotext "$H/.ssh/id_rsa" -
 	[[ $status -ne 0 ]] || { show_run; fail "pdftotext read the key"; }
@@ -1670,7 +1661,7 @@ pixel() {
 
 # bats test_tags=app:mutool,fn:Document_Viewer
 @test "mutool (Document_Viewer): renders, extracts and merges PDFs into ~/Pictures and ~/Documents" {
-	need /usr/bin/mutool /usr/bin/convert-im6.q16 /usr/bin/pdfinfo
+	need_commands /usr/bin/mutool /usr/bin/convert-im6.q16 /usr/bin/pdfinfo
 	colour_pdf "$H/Downloads/doc.pdf" "Hello mutool"
 	pdf "$H/Documents/other.pdf" "Second document"
 	cd "$H/Documents"
@@ -1699,7 +1690,7 @@ pixel() {
 # network case.
 # bats test_tags=app:mutool,fn:Document_Viewer
 @test "mutool (Document_Viewer): no ~/.ssh/id_rsa, no ~/.bashrc, no other folder written" {
-	need /usr/bin/mutool
+	need_commands /usr/bin/mutool
 	colour_pdf "$H/Downloads/doc.pdf" "Hello mutool"
 	cd "$H/Documents"
 	run --separate-stderr app -- /usr/bin/mutool show "$H/.ssh/id_rsa" trailer
@@ -1739,7 +1730,7 @@ PY
 
 # bats test_tags=app:mpv,fn:Media_Player
 @test "mpv (Media_Player): plays a file from ~/Music" {
-	need /usr/bin/mpv
+	need_commands /usr/bin/mpv
 	wav "$H/Music/tone.wav"
 	run --separate-stderr app -- /usr/bin/mpv --no-terminal --ao=null --vo=null \
 		"$H/Music/tone.wav"
@@ -1756,7 +1747,7 @@ PY
 
 # bats test_tags=app:mpv,fn:Media_Player
 @test "mpv (Media_Player): no ~/.ssh/id_rsa, no ~/.bashrc, no stream from an ungranted port" {
-	need /usr/bin/mpv
+	need_commands /usr/bin/mpv
 	wav "$H/Music/tone.wav"
 	run --separate-stderr app -- /usr/bin/mpv --ao=null --vo=null --really-quiet "$H/.ssh/id_rsa" </dev/null
 	[[ $status -ne 0 ]] || { show_run; fail "mpv played the key"; }
@@ -1784,7 +1775,7 @@ PY
 
 # bats test_tags=app:feh,fn:Document_Viewer
 @test "feh (Document_Viewer): lists a picture in ~/Pictures" {
-	need /usr/bin/feh /usr/bin/convert-im6.q16
+	need_commands /usr/bin/feh /usr/bin/convert-im6.q16
 	/usr/bin/convert-im6.q16 -size 4x2 xc:red "$H/Pictures/red.png"
 	run --separate-stderr app -- /usr/bin/feh -l "$H/Pictures/red.png"
 	ok
@@ -1795,7 +1786,7 @@ PY
 # one, which the policy does not grant): no network case.
 # bats test_tags=app:feh,fn:Document_Viewer
 @test "feh (Document_Viewer): no ~/.ssh/id_rsa, no ~/.bashrc" {
-	need /usr/bin/feh /usr/bin/convert-im6.q16
+	need_commands /usr/bin/feh /usr/bin/convert-im6.q16
 	/usr/bin/convert-im6.q16 -size 4x2 xc:red "$H/Pictures/red.png"
 	run --separate-stderr app -- /usr/bin/feh -l "$H/.ssh/id_rsa"
 	[[ $status -ne 0 ]] || { show_run; fail "feh listed the key"; }
@@ -1812,7 +1803,7 @@ PY
 # start_window_xvfb: start_xvfb (helpers.bash), with the tools that find
 # windows and take screenshots.
 start_window_xvfb() {
-	need /usr/bin/xwd /usr/bin/xdotool /usr/bin/convert-im6.q16
+	need_commands /usr/bin/xwd /usr/bin/xdotool /usr/bin/convert-im6.q16
 	start_xvfb
 }
 
@@ -1886,7 +1877,7 @@ viewer_quit() {
 
 # bats test_tags=app:mupdf,fn:Document_Viewer
 @test "mupdf (Document_Viewer): shows a PDF, and a compressed one, in a window on Xvfb" {
-	need /usr/bin/mupdf /usr/lib/mupdf/mupdf-x11 /usr/bin/gzip /usr/bin/xz
+	need_commands /usr/bin/mupdf /usr/lib/mupdf/mupdf-x11 /usr/bin/gzip /usr/bin/xz
 	start_window_xvfb
 	colour_pdf "$H/Documents/doc.pdf" "Hello mupdf"
 	screenshot "$BATS_TEST_TMPDIR/before.png"
@@ -1911,7 +1902,7 @@ viewer_quit() {
 # bats test_tags=app:mupdf,fn:Document_Viewer
 @test "unprivileged: mupdf-gl shows a PDF in a window on Xvfb" {
 	require_unprivileged
-	need /usr/bin/mupdf-gl
+	need_commands /usr/bin/mupdf-gl
 	start_window_xvfb
 	colour_pdf "$H/Downloads/doc.pdf" "Hello mupdf"
 	local uh
@@ -1932,7 +1923,7 @@ viewer_quit() {
 # home when $TMPDIR names it.
 # bats test_tags=app:mupdf,fn:Document_Viewer
 @test "mupdf (Document_Viewer): no ~/.ssh/id_rsa on the screen, no copy in the home" {
-	need /usr/bin/mupdf /usr/bin/mupdf-gl /usr/bin/gzip
+	need_commands /usr/bin/mupdf /usr/bin/mupdf-gl /usr/bin/gzip
 	start_window_xvfb
 	DISPLAY=":$DISPLAY_N" run --separate-stderr app -- /usr/bin/mupdf "$H/.ssh/id_rsa"
 	expect_status 1
@@ -1960,7 +1951,7 @@ viewer_quit() {
 
 # bats test_tags=app:sqlite3,fn:Terminal_Application
 @test "sqlite3 (Terminal_Application): a database in ~/Documents" {
-	need /usr/bin/sqlite3
+	need_commands /usr/bin/sqlite3
 	run --separate-stderr app -- /usr/bin/sqlite3 "$H/Documents/shop.db" \
 		'create table items(name text, n int); insert into items values ("pear", 2), ("fig", 5);' \
 		'select name || "=" || n from items order by n desc;'
@@ -1975,7 +1966,7 @@ viewer_quit() {
 # granted): no network case.
 # bats test_tags=app:sqlite3,fn:Terminal_Application
 @test "sqlite3 (Terminal_Application): no ~/.ssh/id_rsa, no ~/.bashrc" {
-	need /usr/bin/sqlite3
+	need_commands /usr/bin/sqlite3
 	run --separate-stderr app -- /usr/bin/sqlite3 "$H/Documents/x.db" "select readfile('$H/.ssh/id_rsa');"
 	denied file_read "$H/.ssh/id_rsa" sqlite3
 	no_secret "$H/Documents"
@@ -1991,7 +1982,7 @@ viewer_quit() {
 
 # bats test_tags=app:bsdgames,fn:Game
 @test "quiz (Game): plays a round on a terminal" {
-	need /usr/games/quiz
+	need_commands /usr/games/quiz
 	tty_start -- /usr/games/quiz state capital
 	wait_pane "?"
 	# An empty answer makes quiz show the right one; ^D ends the game.
@@ -2007,7 +1998,7 @@ viewer_quit() {
 # file of the user's is -i, the question index.
 # bats test_tags=app:bsdgames,fn:Game
 @test "quiz (Game): no ~/.ssh/id_rsa" {
-	need /usr/games/quiz
+	need_commands /usr/games/quiz
 	run --separate-stderr app -- /usr/games/quiz -i "$H/.ssh/id_rsa" state capital
 	[[ $status -ne 0 ]] || { show_run; fail "quiz read the key"; }
 	denied file_read "$H/.ssh/id_rsa" quiz
@@ -2042,7 +2033,7 @@ PY
 # huntd -s goes into the background on its own: its process is found by
 # its port, and teardown kills it.
 start_huntd() {
-	need /usr/sbin/huntd ss
+	need_commands /usr/sbin/huntd ss
 	HUNT_PORT=$1
 	if ss -Hlun "sport = :$HUNT_PORT" | grep -q .; then
 		skip_or_fail "UDP port $HUNT_PORT is in use: $(ss -Hlunp "sport = :$HUNT_PORT")"
@@ -2070,7 +2061,7 @@ start_huntd() {
 # there too (where curses soon draws over them), and the checks read the
 # log, which has every denial.
 hunt_start() {
-	need tmux /usr/games/hunt
+	need_commands tmux /usr/games/hunt
 	local name=$1
 	shift
 	local -a opts=()
@@ -2225,7 +2216,7 @@ mailx() {
 
 # bats test_tags=app:s-nail,fn:Email_Client
 @test "s-nail (Email_Client): sends mail with an attachment through a loopback SMTP server" {
-	need /usr/bin/s-nail
+	need_commands /usr/bin/s-nail
 	start_smtp
 	printf 'quarterly numbers\n' >"$H/Documents/report.txt"
 	run --separate-stderr mailx -s "The report" -a "$H/Documents/report.txt" bob@example.org \
@@ -2245,7 +2236,7 @@ mailx() {
 
 # bats test_tags=app:s-nail,fn:Email_Client
 @test "s-nail (Email_Client): no ~/.ssh/id_rsa attached, no ~/.bashrc, no other port" {
-	need /usr/bin/s-nail
+	need_commands /usr/bin/s-nail
 	start_smtp
 	run --separate-stderr mailx -s "keys" -a "$H/.ssh/id_rsa" bob@example.org <<<"here"
 	[[ $status -ne 0 ]] || { show_run; fail "s-nail sent the key"; }

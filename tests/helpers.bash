@@ -109,13 +109,22 @@ kill_tracked() {
 	done <"$BG_PIDS"
 }
 
+# need_commands CMD...: skip (fail with FBAC_MUST_WORK=1) unless every CMD,
+# a name on PATH or a path, is an executable.
+need_commands() {
+	local c
+	for c; do
+		command -v "$c" >/dev/null 2>&1 || skip_or_fail "$c is not installed" || return
+	done
+}
+
 # start_xvfb: an X server of the test's own (Xvfb, outside the sandbox) on a
 # free display, listening on its sockets /tmp/.X11-unix/XN and
 # @/tmp/.X11-unix/XN only (no TCP); DISPLAY_N is its number. The suite's
 # teardown calls stop_xvfb.
 start_xvfb() {
 	local out=$BATS_TEST_TMPDIR/xvfb.display i n='' pid
-	command -v Xvfb >/dev/null 2>&1 || skip_or_fail "Xvfb is not installed" || return
+	need_commands Xvfb || return
 	# Xvfb picks a free display itself and writes its number once it
 	# accepts connections: no race with a server of an earlier test that
 	# is still going away with the same number. -noreset: by default the

@@ -72,15 +72,6 @@ confine() {
 	SANDBOX=("$FBAC_RUN" --as Load_System --as Load_Work -D "Load_Work.dirs=$1")
 }
 
-# need_commands CMD...: skip (fail with FBAC_MUST_WORK=1) unless all exist.
-need_commands() {
-	local c
-	for c; do
-		command -v "$c" >/dev/null 2>&1 ||
-			skip_or_fail "$c is not installed"
-	done
-}
-
 # ms_since T0: milliseconds since T0 (from now_ns).
 now_ns() {
 	date +%s%N
