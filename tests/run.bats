@@ -453,6 +453,28 @@ content() {
 	[[ ! -e $T/pub2/other ]] || fail "another name was created"
 }
 
+@test "file_create: a granted folder made during the run can be filled in that run" {
+	# The folder does not exist at launch, so no kernel rule can name it:
+	# the supervisor's layer holds its rights on the nearest directory
+	# above (issue 17: 'curl --create-dirs -o ~/Downloads/p.html' failed
+	# on the first run with no denial line, and worked on the second).
+	[[ ! -e $T/pub2/new ]] || fail "$T/pub2/new exists before the run"
+	run --separate-stderr sandbox Mkdir="$T/pub2" Create="$T/pub2/new" \
+		Write="$T/pub2/new" Read="$T/pub2/new" -- \
+		sh -c "mkdir '$T/pub2/new' '$T/pub2/new/sub' && echo made >'$T/pub2/new/f' &&
+			echo deep >'$T/pub2/new/sub/g' && cat '$T/pub2/new/f' '$T/pub2/new/sub/g'"
+	expect_status 0
+	[[ $output == $'made\ndeep' ]] || fail "not written and read back: $output"
+	[[ $stderr != *"fbac: denied"* ]] || fail "denials: $stderr"
+	# The policy still decides below that directory: a name it does not
+	# grant is refused, with its line.
+	run --separate-stderr sandbox Mkdir="$T/pub2" Create="$T/pub2/new2" -- \
+		sh -c "mkdir '$T/pub2/new2' && echo x >'$T/pub2/other'"
+	expect_status 2
+	denied file_create "$T/pub2/other" "$SH"
+	[[ ! -e $T/pub2/other ]] || fail "a name outside the grant was created"
+}
+
 @test "dir_mkdir, dir_rmdir: denied outside the grant" {
 	mkdir "$T/secret/keep"
 	run --separate-stderr sandbox Mkdir="$T/pub" Rmdir="$T/pub" -- mkdir "$T/secret/d"
@@ -1334,6 +1356,20 @@ unpriv() {
 	denied network_outgoing "tcp:127.0.0.1:$port" bash
 	event network_outgoing "tcp:127.0.0.1:$port" deny connect
 	no_secret
+}
+
+@test "unprivileged: a granted folder made during the run can be filled in that run" {
+	require_unprivileged
+	local uh
+	uh=$(unprivileged_home) # stages the tree now
+	UT=$uh/t
+	LOG=$uh/events.jsonl
+	run --separate-stderr unpriv Mkdir="$UT/pub2" Create="$UT/pub2/new" \
+		Write="$UT/pub2/new" -- \
+		sh -c "mkdir '$UT/pub2/new' && echo made >'$UT/pub2/new/f' && echo ok"
+	expect_status 0
+	[[ $output == ok ]] || fail "not written: $output"
+	[[ $stderr != *"fbac: denied "*" '$UT/pub2"* ]] || fail "denials: $stderr"
 }
 
 # ---------------------------------------------------------------------------

@@ -35,6 +35,12 @@ struct ll_net_port_attr {
 	uint64_t port;
 };
 
+/* Rights that make an object in a directory. */
+#define LL_MAKE_RIGHTS                                                         \
+	(FBAC_LL_FS_MAKE_CHAR | FBAC_LL_FS_MAKE_DIR | FBAC_LL_FS_MAKE_REG |      \
+	 FBAC_LL_FS_MAKE_SOCK | FBAC_LL_FS_MAKE_FIFO | FBAC_LL_FS_MAKE_BLOCK |   \
+	 FBAC_LL_FS_MAKE_SYM)
+
 #define LL_RULE_PATH_BENEATH 1
 #define LL_RULE_NET_PORT 2
 
@@ -134,15 +140,59 @@ static int add_fd2(int sup, uint64_t sup_access, int prog, uint64_t prog_access,
 	return r;
 }
 
-/* The same for a path, opened once. */
+/*
+ * A granted path that does not exist yet (~/Downloads before the first
+ * download, a cache folder a program makes on its first run) has no
+ * object to hold a rule, and a folder the program creates during the run
+ * would get none: the supervisor, which makes the folder and then the
+ * file in it for the program, would be refused by its own domain after
+ * the policy allowed it. So the supervisor's domain gets those rights on
+ * the nearest directory above that exists (a superset, as for any rule
+ * Landlock cannot say exactly: the policy still decides every call below
+ * it). Only for a grant that lets something be made there: a path only
+ * read cannot come to be through the program. Never EXECUTE: an exec
+ * continues in the kernel, under the program's own domain, which gets
+ * nothing here. Return: 0 (nothing exists above, or only through a
+ * symlink) or -errno.
+ */
+static int add_missing_sup(int sup, uint64_t access, const char *path,
+			   size_t *missing)
+{
+	char up[PATH_MAX];
+	size_t len = strlen(path);
+
+	access &= ~(uint64_t)FBAC_LL_FS_EXECUTE;
+	if (sup < 0 || !(access & LL_MAKE_RIGHTS) || len >= sizeof(up))
+		return 0;
+	memcpy(up, path, len + 1);
+	while ((len = landlock_parent_len(up, len)) > 0) {
+		_cleanup_close_ int fd = -1;
+		struct stat st;
+
+		up[len] = '\0';
+		fd = landlock_open_canonical(up);
+		if (fd == -ENOENT)
+			continue;
+		if (fd < 0 || fstat(fd, &st) < 0 || !S_ISDIR(st.st_mode))
+			return 0;
+		++*missing;
+		return add_rule_fd(sup, fd, true, access);
+	}
+	return 0;
+}
+
+/* The same for a path, opened once. A missing path counts in *missing
+ * and gets add_missing_sup()'s rule, where missing is not NULL. */
 static int add_path2(int sup, uint64_t sup_access, int prog,
 		     uint64_t prog_access, const char *path,
-		     uint64_t literal_only)
+		     uint64_t literal_only, size_t *missing)
 {
 	struct stat st;
 	_cleanup_close_ int fd = -1;
 
 	fd = open(path, O_PATH | O_CLOEXEC);
+	if (fd < 0 && errno == ENOENT && missing)
+		return add_missing_sup(sup, sup_access, path, missing);
 	if (fd < 0)
 		return errno == ENOENT || errno == ENOTDIR || errno == EACCES ?
 			       0 :
@@ -291,7 +341,7 @@ static int prepare_one(const struct fbac_stack_entry *e, int abi,
 		(FBAC_LL_FS_READ_FILE | FBAC_LL_FS_READ_DIR |
 		 FBAC_LL_FS_WRITE_FILE | FBAC_LL_FS_TRUNCATE) & handled
 	};
-	size_t n_sup_dirs = 1, implied = 0;
+	size_t n_sup_dirs = 1, implied = 0, missing = 0;
 
 	if (n_sup_reads > ARRAY_SIZE(sup_dirs) - 1)
 		return log_error(-E2BIG, "too many policy layers for the supervisor's rules");
@@ -328,10 +378,11 @@ static int prepare_one(const struct fbac_stack_entry *e, int abi,
 			r = add_fd2(sup, acc, prog, prog_acc, g->fd, g->dir,
 				    p->paths[i].literal_only);
 		else if (x && landlock_grant_at(&x->absent, p->paths[i].path))
-			r = 0;
+			r = add_missing_sup(sup, acc, p->paths[i].path, &missing);
 		else
 			r = add_path2(sup, acc, prog, prog_acc,
-				      p->paths[i].path, p->paths[i].literal_only);
+				      p->paths[i].path, p->paths[i].literal_only,
+				      &missing);
 		if (r < 0) {
 			errno = -r;
 			return log_error(r, "cannot add a landlock rule for '%s': %m",
@@ -358,7 +409,7 @@ static int prepare_one(const struct fbac_stack_entry *e, int abi,
 		if ((r = add_path2(sup, FBAC_LL_FS_EXECUTE & handled, prog,
 				   (FBAC_LL_FS_EXECUTE | FBAC_LL_FS_READ_FILE) &
 					   handled,
-				   x->exec.v[i].path, 0)) < 0)
+				   x->exec.v[i].path, 0, NULL)) < 0)
 			return log_error(r, "cannot add a landlock rule for '%s'",
 					 x->exec.v[i].path);
 	for (size_t i = 0; prog >= 0 && x && x->narrowed && i < x->narrow.n;
@@ -367,7 +418,8 @@ static int prepare_one(const struct fbac_stack_entry *e, int abi,
 			return log_error(r, "cannot add a landlock rule for '%s'",
 					 x->narrow.v[i].path);
 	for (size_t k = 0; k < n_sup_dirs; k++)
-		if ((r = add_path2(sup, sup_below[k], -1, 0, sup_dirs[k], 0)) < 0)
+		if ((r = add_path2(sup, sup_below[k], -1, 0, sup_dirs[k], 0,
+				    NULL)) < 0)
 			return log_error(r, "cannot add the supervisor's rule for '%s'",
 					 sup_dirs[k]);
 	/* /dev/tty is the caller's terminal, opened by the supervisor as
@@ -381,13 +433,15 @@ static int prepare_one(const struct fbac_stack_entry *e, int abi,
 					    FBAC_LL_FS_WRITE_FILE |
 					    FBAC_LL_FS_IOCTL_DEV |
 					    FBAC_LL_FS_TRUNCATE),
-				   -1, 0, "/dev/pts", 0)) < 0)
+				   -1, 0, "/dev/pts", 0, NULL)) < 0)
 			return log_error(r, "cannot add the supervisor's /dev/pts rule");
 	*sup_fd = TAKE_FD(sup);
 	if (prog_fd)
 		*prog_fd = TAKE_FD(prog);
-	if (x)
+	if (x) {
 		x->implied += implied;
+		x->missing += missing;
+	}
 	return 0;
 }
 

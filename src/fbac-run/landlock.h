@@ -57,6 +57,9 @@ struct landlock_extra {
 	/* Rules not made as a rule on a directory above gives all they
 	 * would (narrow rules, and each ruleset's plan rules): for -v. */
 	size_t implied;
+	/* Plan paths missing at launch whose rights the supervisor's domain
+	 * holds on the nearest directory above (add_missing_sup): for -v. */
+	size_t missing;
 };
 
 /*

@@ -519,14 +519,19 @@ out:
 	launch_done(&la);
 	supervise_end(sv);
 	if (o->verbosity > 0 && l.lib && !o->check) {
-		size_t implied = 0;
+		size_t implied = 0, absent = 0;
 
 		print_cache_stats(&l, &sc, st.n > 0, &filter);
-		for (size_t i = 0; i < ARRAY_SIZE(extras); i++)
+		for (size_t i = 0; i < ARRAY_SIZE(extras); i++) {
 			implied += extras[i].implied;
+			absent += extras[i].missing;
+		}
 		if (o->mode == MODE_ENFORCE && la.pid > 0)
 			fprintf(stderr, "fbac: landlock: %zu rules left out, implied by rules on directories above them\n",
 				implied);
+		if (o->mode == MODE_ENFORCE && la.pid > 0 && absent)
+			fprintf(stderr, "fbac: landlock: %zu granted paths do not exist yet: the supervisor's layer holds their rights on the nearest directory above, and the policy decides below it\n",
+				absent);
 	}
 	events_summary(&s);
 	if (s.log)
