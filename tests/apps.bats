@@ -189,8 +189,10 @@ setup() {
 	[[ -x $FBAC_RUN ]] || fail "no $FBAC_RUN: run make"
 	local abi
 	abi=$(sed -n 's/^landlock ABI \([0-9]*\).*/\1/p' "$BATS_FILE_TMPDIR/check")
-	if [[ -z $abi || $abi -lt 4 ]] || grep -q '; missing:' "$BATS_FILE_TMPDIR/check"; then
-		skip_or_fail "this kernel's Landlock cannot enforce the shipped policies: $(tail -n1 "$BATS_FILE_TMPDIR/check")"
+	if [[ -z $abi ]]; then
+		skip_or_fail "fbac-run --check did not report a Landlock ABI: $(tail -n1 "$BATS_FILE_TMPDIR/check")"
+	elif [[ $abi -lt 4 ]] || grep -q '; missing:' "$BATS_FILE_TMPDIR/check"; then
+		skip_kernel_feature "this kernel's Landlock cannot enforce the shipped policies: $(tail -n1 "$BATS_FILE_TMPDIR/check")"
 	fi
 	[[ -x $SYS_PY ]] || skip_or_fail "python3 is not installed (test servers)"
 	apps_home

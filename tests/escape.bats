@@ -278,7 +278,7 @@ setup_file() {
 setup() {
 	[[ -x $FBAC_RUN ]] || fail "$FBAC_RUN is not built (make)"
 	if [[ ${ESC_LANDLOCK:-} == *missing* ]]; then
-		skip_or_fail "this kernel cannot enforce the test policy: $ESC_LANDLOCK"
+		skip_kernel_feature "this kernel cannot enforce the test policy: $ESC_LANDLOCK"
 	fi
 }
 
@@ -424,13 +424,13 @@ setup() {
 @test "real attack: openat2" { attack_real openat2; }
 @test "real attack: io-uring" {
 	[[ $(cat /proc/sys/kernel/io_uring_disabled 2>/dev/null || echo 0) == 0 ]] ||
-		skip_or_fail "io_uring is disabled on this kernel (kernel.io_uring_disabled)"
+		skip_kernel_feature "io_uring is disabled on this kernel (kernel.io_uring_disabled)"
 	attack_real io-uring
 }
 @test "real attack: int80" {
 	run_attack int80 unconfined
 	if [[ $output == *"killed by signal"* || $output == *"getpid returned -"* ]]; then
-		skip_or_fail "this kernel has no i386 entry (IA32 emulation) for a 64-bit program"
+		skip_kernel_feature "this kernel has no i386 entry (IA32 emulation) for a 64-bit program"
 	fi
 	[[ $status -eq 0 && $output == *"ESCAPE:"* ]] || { show; fail "int80 did not succeed unconfined"; }
 }
@@ -447,7 +447,7 @@ setup() {
 @test "real attack: sendmsg-race" { attack_real sendmsg-race; }
 @test "real attack: tiocsti" {
 	[[ $(cat /proc/sys/dev/tty/legacy_tiocsti 2>/dev/null || echo 1) == 1 ]] ||
-		skip_or_fail "TIOCSTI is disabled for everyone on this kernel (dev.tty.legacy_tiocsti=0)"
+		skip_kernel_feature "TIOCSTI is disabled for everyone on this kernel (dev.tty.legacy_tiocsti=0)"
 	attack_real tiocsti
 }
 @test "real attack: signal-storm" { attack_real signal-storm; }
