@@ -246,7 +246,7 @@ int filter_build(struct filter_prog *p)
 				 strerror(-r));
 	/* TCP fast open connects from sendto: the address must be checked. */
 	if ((r = seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, SCMP_SYS(sendto), 1,
-				  SCMP_A4(SCMP_CMP_NE, 0))) < 0)
+				  SCMP_A4(SCMP_CMP_NE, 0, 0))) < 0)
 		return log_error(r, "cannot add the sendto rule: %s",
 				 strerror(-r));
 	return export_prog(ctx, p);

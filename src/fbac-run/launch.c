@@ -82,7 +82,7 @@ void launch_ignore_signals(struct launch *l)
 }
 
 /* Code the child runs: the sanitizers keep per-thread state (ours). */
-#define CHILD_CODE __attribute__((no_sanitize_address, no_sanitize_undefined))
+#define CHILD_CODE __attribute__((no_sanitize("address", "undefined")))
 
 /* A system call that returns -errno and leaves errno alone. */
 CHILD_CODE static long raw(long nr, long a, long b, long c, long d, long e)
