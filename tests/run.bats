@@ -646,6 +646,25 @@ content() {
 	[[ $(stat -c %Y "$T/secret/s") == "$mtime" ]] || fail "times changed"
 }
 
+@test "file_setattr: a chmod the kernel refuses anyway gets its EPERM, with no denial line" {
+	# Not the owner and no capability (fbac-run drops them): the kernel
+	# itself says EPERM, so fbac must not claim the refusal (fontconfig
+	# tries chmod on the root-owned /var/cache/fontconfig in every run).
+	chown 65534:65534 "$T/pub/a"
+	run --separate-stderr sandbox Getattr="$T" Setattr="$T/secret" -- chmod 600 "$T/pub/a"
+	expect_status 1
+	err_has "chmod: changing permissions of '$T/pub/a': Operation not permitted"
+	[[ $stderr != *"fbac: denied"* ]] || { show_run; fail "a denial line"; }
+	no_event "$T/pub/a"
+	[[ $(stat -c %a "$T/pub/a") == 644 ]] || fail "mode changed"
+	# Where the owner is hidden (no file_getattr), the policy answers.
+	run --separate-stderr sandbox Getattr="$T/secret" Setattr="$T/secret" -- \
+		"$SYS_PY" -I -S -c "import os; os.chmod('$T/pub/a', 0o600)"
+	expect_status 1
+	err_has "PermissionError: [Errno 13]"
+	denied file_setattr "$T/pub/a" "$(basename "$(readlink -f "$SYS_PY")")"
+}
+
 @test "file_setattr, file_getattr: extended attributes" {
 	# The file systems under test must take user.* attributes at all.
 	"$PY" -c 'import os, sys; os.setxattr(sys.argv[1], "user.k", b"SECRETX")' "$T/secret/s" ||
@@ -1372,6 +1391,19 @@ unpriv() {
 	expect_status 0
 	[[ $output == ok ]] || fail "not written: $output"
 	[[ $stderr != *"fbac: denied "*" '$UT/pub2"* ]] || fail "denials: $stderr"
+}
+
+@test "unprivileged: chmod of a root-owned folder is the kernel's EPERM, not a denial" {
+	require_unprivileged
+	local uh
+	uh=$(unprivileged_home)
+	UT=$uh/t
+	LOG=$uh/events.jsonl
+	[[ $(stat -c %u /var/cache) == 0 ]] || skip_or_fail "/var/cache is not root's"
+	run --separate-stderr unpriv Read=/var/cache -- chmod 755 /var/cache
+	expect_status 1
+	err_has "Operation not permitted"
+	[[ $stderr != *"fbac: denied"* ]] || { show_run; fail "a denial line"; }
 }
 
 # ---------------------------------------------------------------------------

@@ -25,7 +25,7 @@
 /* ---- attributes ---- */
 
 static int resolve_set(struct call *c, int dirfd, uint64_t path, int atflags,
-		       enum fbac_op op, struct resolved *r)
+		       enum fbac_op op, bool owner_op, struct resolved *r)
 {
 	unsigned rf = RES_FOLLOW;
 	int err;
@@ -37,6 +37,20 @@ static int resolve_set(struct call *c, int dirfd, uint64_t path, int atflags,
 	err = resolve_arg(c, dirfd, path, rf, r);
 	if (err < 0)
 		return err;
+	/*
+	 * A chmod or chown the kernel would refuse anyway (not the owner, no
+	 * capability) gets the kernel's EPERM, not a denial: fbac did not
+	 * cause it. fontconfig, for one, tries chmod on the root-owned
+	 * /var/cache/fontconfig before it falls back to ~/.cache. Only where
+	 * the program may read the file's owner anyway (file_getattr), so
+	 * the answer reveals nothing the policy hides.
+	 */
+	if (owner_op && r->fd >= 0 &&
+	    target_kernel_refuses_owner_op(c->tid, r->st.st_uid) &&
+	    would_allow_path(c, FBAC_OP_FILE_GETATTR, r->path)) {
+		resolved_close(r);
+		return -EPERM;
+	}
 	if (!decide_path(c, op, r->path) ||
 	    (op == FBAC_OP_FILE_SETATTR && !pty_allowed(c, op, r))) {
 		resolved_close(r);
@@ -51,7 +65,7 @@ static void do_chmod(struct call *c, int dirfd, uint64_t path, mode_t mode,
 	struct resolved r;
 	char name[64];
 	int err = resolve_set(c, dirfd, path, atflags, FBAC_OP_FILE_SETATTR,
-			      &r);
+			      true, &r);
 	struct stat st;
 
 	if (err < 0) {
@@ -73,8 +87,9 @@ static void do_chown(struct call *c, int dirfd, uint64_t path, uid_t uid,
 		     gid_t gid, int atflags)
 {
 	struct resolved r;
+	/* chown(-1, -1) changes nothing and the kernel lets anyone. */
 	int err = resolve_set(c, dirfd, path, atflags, FBAC_OP_FILE_SETATTR,
-			      &r);
+			      uid != (uid_t)-1 || gid != (gid_t)-1, &r);
 
 	if (err < 0) {
 		fail(c, err);
@@ -91,7 +106,7 @@ static void h_truncate(struct call *c)
 	struct resolved r;
 	char name[64];
 	int err = resolve_set(c, AT_FDCWD, ARG(c, 0), 0, FBAC_OP_FILE_TRUNCATE,
-			      &r);
+			      false, &r);
 
 	if (err < 0) {
 		fail(c, err);
@@ -111,7 +126,7 @@ static void do_utimens(struct call *c, int dirfd, uint64_t path,
 	char name[64];
 	struct stat st;
 	int err = resolve_set(c, dirfd, path, atflags | (path ? 0 : AT_EMPTY_PATH),
-			      FBAC_OP_FILE_SETATTR, &r);
+			      FBAC_OP_FILE_SETATTR, false, &r);
 
 	if (err < 0) {
 		fail(c, err);
@@ -196,7 +211,8 @@ static void do_xattr(struct call *c, bool nofollow)
 	}
 	err = resolve_set(c, AT_FDCWD, ARG(c, 0),
 			  nofollow ? AT_SYMLINK_NOFOLLOW : 0,
-			  set ? FBAC_OP_FILE_SETATTR : FBAC_OP_FILE_GETATTR, &r);
+			  set ? FBAC_OP_FILE_SETATTR : FBAC_OP_FILE_GETATTR,
+			  false, &r);
 	if (err < 0) {
 		fail(c, err);
 		return;

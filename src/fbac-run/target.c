@@ -188,6 +188,20 @@ static int status_field(pid_t tid, const char *field, char *out, size_t size)
 	return -ENOENT;
 }
 
+bool target_kernel_refuses_owner_op(pid_t tid, uid_t owner)
+{
+	char uids[128], caps[64];
+	unsigned long ruid, euid, suid, fsuid;
+
+	/* Both fields or nothing: a thread we cannot read is not known to
+	 * be refused by the kernel, and the policy decides as usual. */
+	if (status_field(tid, "Uid", uids, sizeof(uids)) < 0 ||
+	    status_field(tid, "CapEff", caps, sizeof(caps)) < 0 ||
+	    sscanf(uids, "%lu %lu %lu %lu", &ruid, &euid, &suid, &fsuid) != 4)
+		return false;
+	return strtoull(caps, NULL, 16) == 0 && (uid_t)fsuid != owner;
+}
+
 pid_t target_tgid(pid_t tid)
 {
 	char v[64];

@@ -7,6 +7,7 @@
 #ifndef FBAC_RUN_TARGET_H
 #define FBAC_RUN_TARGET_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -31,6 +32,12 @@ int target_cwd_path(pid_t tid, char *buf, size_t size);
 int target_root(pid_t tid);
 /* The thread group id of tid, or -errno. */
 pid_t target_tgid(pid_t tid);
+/*
+ * Whether the kernel itself refuses tid an operation that only the owner
+ * of a file may make (chmod, chown): its filesystem uid is not owner and
+ * it has no effective capability. False when that cannot be read.
+ */
+bool target_kernel_refuses_owner_op(pid_t tid, uid_t owner);
 /* The umask of tid, or the default 022 when it cannot be read. */
 mode_t target_umask(pid_t tid);
 

@@ -1,0 +1,3 @@
+build-clang/lib/checksum.o: lib/checksum.c lib/checksum.h
+
+lib/checksum.h:

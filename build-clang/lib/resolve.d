@@ -1,0 +1,23 @@
+build-clang/lib/resolve.o: lib/resolve.c lib/resolve.h lib/env.h \
+  lib/arena.h lib/macro.h lib/profile.h lib/diag.h lib/fbac-limits.h \
+  lib/ops.h lib/yaml-tree.h lib/path.h
+
+lib/resolve.h:
+
+lib/env.h:
+
+lib/arena.h:
+
+lib/macro.h:
+
+lib/profile.h:
+
+lib/diag.h:
+
+lib/fbac-limits.h:
+
+lib/ops.h:
+
+lib/yaml-tree.h:
+
+lib/path.h:

@@ -1,0 +1,30 @@
+build-clang/lib/stack.o: lib/stack.c lib/stack.h lib/policy.h \
+  lib/resolve.h lib/env.h lib/arena.h lib/macro.h lib/profile.h \
+  lib/diag.h lib/fbac-limits.h lib/ops.h lib/yaml-tree.h lib/suggest.h \
+  lib/path.h
+
+lib/stack.h:
+
+lib/policy.h:
+
+lib/resolve.h:
+
+lib/env.h:
+
+lib/arena.h:
+
+lib/macro.h:
+
+lib/profile.h:
+
+lib/diag.h:
+
+lib/fbac-limits.h:
+
+lib/ops.h:
+
+lib/yaml-tree.h:
+
+lib/suggest.h:
+
+lib/path.h:

@@ -1,0 +1,25 @@
+build-clang/lib/suggest.o: lib/suggest.c lib/suggest.h lib/policy.h \
+  lib/resolve.h lib/env.h lib/arena.h lib/macro.h lib/profile.h \
+  lib/diag.h lib/fbac-limits.h lib/ops.h lib/yaml-tree.h
+
+lib/suggest.h:
+
+lib/policy.h:
+
+lib/resolve.h:
+
+lib/env.h:
+
+lib/arena.h:
+
+lib/macro.h:
+
+lib/profile.h:
+
+lib/diag.h:
+
+lib/fbac-limits.h:
+
+lib/ops.h:
+
+lib/yaml-tree.h:

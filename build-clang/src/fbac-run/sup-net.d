@@ -1,0 +1,37 @@
+build-clang/src/fbac-run/sup-net.o: src/fbac-run/sup-net.c lib/macro.h \
+  src/fbac-run/sup-net.h src/fbac-run/sup.h lib/fbac-limits.h \
+  src/fbac-run/landlock.h lib/stack.h lib/policy.h lib/resolve.h \
+  lib/env.h lib/arena.h lib/profile.h lib/diag.h lib/ops.h \
+  lib/yaml-tree.h lib/suggest.h src/fbac-run/target.h
+
+lib/macro.h:
+
+src/fbac-run/sup-net.h:
+
+src/fbac-run/sup.h:
+
+lib/fbac-limits.h:
+
+src/fbac-run/landlock.h:
+
+lib/stack.h:
+
+lib/policy.h:
+
+lib/resolve.h:
+
+lib/env.h:
+
+lib/arena.h:
+
+lib/profile.h:
+
+lib/diag.h:
+
+lib/ops.h:
+
+lib/yaml-tree.h:
+
+lib/suggest.h:
+
+src/fbac-run/target.h:
