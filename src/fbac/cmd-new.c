@@ -1,0 +1,563 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * fbac new PROGRAM: the wizard. Before the program ever runs, it reads
+ * what the system says about it (new-probe.c), suggests a high-level
+ * functionality with its reasons, fills the parameters and asks the rest
+ * (new-params.c), adds what the compiled draft still lacks (new-draft.c),
+ * checks the result as fbac check does and writes it to the user's layer.
+ */
+#include <argp.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "fbac.h"
+#include "new.h"
+#include "output.h"
+#include "wizard.h"
+
+struct new_opts {
+	const char *program, *as, *output;
+	struct fbac_define defs[FBAC_MAX_DEFINES];
+	size_t n_defs;
+	bool yes, force, bad;
+};
+
+enum { OPT_FORCE = 0x100, OPT_AS };
+
+static const struct argp_option options[] = {
+	{ "yes", 'y', NULL, 0, "Ask nothing: take every guess", 0 },
+	{ "define", 'D', "[FUNC.]PARAM=VALUE", 0,
+	  "Answer a parameter's question (lists: comma-separated)", 0 },
+	{ "as", OPT_AS, "FUNC", 0,
+	  "Use this high-level functionality (\"none\": building blocks only)", 0 },
+	{ "output", 'o', "FILE", 0,
+	  "Write the policy to FILE (\"-\": standard output), not to the user's layer", 0 },
+	{ "force", OPT_FORCE, NULL, 0, "Replace an existing policy file", 0 },
+	{ 0 }
+};
+
+static error_t parse_opt(int key, char *arg, struct argp_state *st)
+{
+	struct new_opts *o = st->input;
+
+	switch (key) {
+	case 'y': o->yes = true; return 0;
+	case OPT_FORCE: o->force = true; return 0;
+	case OPT_AS: o->as = arg; return 0;
+	case 'o': o->output = arg; return 0;
+	case 'D':
+		if (parse_define(arg, o->defs, &o->n_defs) < 0)
+			o->bad = true;
+		return 0;
+	case ARGP_KEY_ARG:
+		if (o->program)
+			argp_error(st, "unexpected argument '%s'", arg);
+		o->program = arg;
+		return 0;
+	case ARGP_KEY_END:
+		if (!o->program)
+			argp_error(st, "missing PROGRAM");
+		return 0;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+}
+
+static bool is_high_level(const char *name, void *ctx)
+{
+	const struct fbac_functionality *f = fbac_library_find(ctx, name);
+
+	return f && f->high_level;
+}
+
+/* Whether f includes name, directly or not. */
+static bool reaches(const struct fbac_functionality *f, const char *name,
+		    unsigned depth)
+{
+	if (!f || depth > FBAC_MAX_INCLUDE_DEPTH)
+		return false;
+	if (streq(f->name, name))
+		return true;
+	for (size_t i = 0; i < f->n_includes; i++)
+		if (reaches(f->includes[i].target, name, depth + 1))
+			return true;
+	return false;
+}
+
+static int tally(const struct probe *p, struct fbac_wizard *hl,
+		 struct fbac_wizard *blocks)
+{
+	struct fbac_arena *a = p->a;
+	const char *word;
+	int r = 0;
+
+	for (size_t i = 0; r == 0 && i < p->desktop.n_categories; i++) {
+		const char *f = fbac_wizard_category(p->desktop.categories[i]);
+
+		if (f)
+			r = fbac_wizard_add(hl, f, FBAC_WIZARD_CATEGORY,
+					    fbac_arena_printf(a, "its desktop entry %s has the category %s",
+							      p->desktop_path, p->desktop.categories[i]));
+	}
+	for (size_t i = 0; r == 0 && i < p->elf.n_needed + p->n_libs; i++) {
+		bool direct = i < p->elf.n_needed;
+		const char *lib = direct ? p->elf.needed[i] : p->libs[i - p->elf.n_needed];
+		const char *f = fbac_wizard_library(lib);
+		const char *base = strrchr(lib, '/');
+		bool seen = false;
+
+		/* A library the program links is named once, not again as
+		 * ldd found it. */
+		for (size_t k = 0; !direct && base && k < p->elf.n_needed; k++)
+			seen |= streq(p->elf.needed[k], base + 1);
+		if (f && !seen)
+			r = fbac_wizard_add(blocks, f, FBAC_WIZARD_LIBRARY,
+					    fbac_arena_printf(a, direct ? "it links %s" : "it loads %s (ldd)",
+							      lib));
+	}
+	for (size_t i = 0; r == 0 && i < p->elf.n_imports; i++) {
+		const char *f = fbac_wizard_import(p->elf.imports[i]);
+
+		if (f)
+			r = fbac_wizard_add(blocks, f, FBAC_WIZARD_LIBRARY,
+					    fbac_arena_printf(a, "it calls %s()",
+							      p->elf.imports[i]));
+	}
+	if (r == 0 && p->have_pkg && p->pkg.section) {
+		const char *f = fbac_wizard_section(p->pkg.section);
+
+		if (f)
+			r = fbac_wizard_add(hl, f, FBAC_WIZARD_SECTION,
+					    fbac_arena_printf(a, "its package %s is in the section '%s'",
+							      p->package, p->pkg.section));
+	}
+	if (r == 0 && p->have_pkg && p->pkg.summary) {
+		const char *f = fbac_wizard_keyword(p->pkg.summary, &word);
+
+		if (f)
+			r = fbac_wizard_add(hl, f, FBAC_WIZARD_KEYWORD,
+					    fbac_arena_printf(a, "the package's description says '%s': %s",
+							      word, p->pkg.summary));
+	}
+	if (r == 0 && p->desktop.comment) {
+		const char *f = fbac_wizard_keyword(p->desktop.comment, &word);
+
+		if (f)
+			r = fbac_wizard_add(hl, f, FBAC_WIZARD_KEYWORD,
+					    fbac_arena_printf(a, "its desktop entry says '%s': %s",
+							      word, p->desktop.comment));
+	}
+	return r;
+}
+
+static bool graphical(const struct fbac_wizard *blocks)
+{
+	for (size_t i = 0; i < blocks->n_votes; i++)
+		if (streq(blocks->votes[i].functionality, "Graphical_Application"))
+			return true;
+	return false;
+}
+
+static const char *join_reasons(struct fbac_arena *a, const struct fbac_wizard_vote *v)
+{
+	char *s = fbac_arena_strdup(a, "");
+
+	for (size_t i = 0; s && i < v->n_reasons; i++)
+		s = fbac_arena_printf(a, "%s%s%s", s, i ? "; " : "", v->reasons[i]);
+	return s;
+}
+
+/* The high-level item's arguments: those filled, given or differing from
+ * the default ("{app_name: "w3m", files: ["~/src"]}"), or NULL. */
+static const char *hl_args(struct fbac_arena *a, const struct fbac_functionality *f,
+			   const struct param_answer *ans)
+{
+	char *s = NULL;
+
+	for (size_t i = 0; i < f->n_params; i++) {
+		const struct fbac_param *pa = &f->params[i];
+		const struct param_answer *an = &ans[i];
+		char *v;
+
+		if (an->from_default && !an->given)
+			continue;
+		if (pa->type == FBAC_PT_BOOL || pa->type == FBAC_PT_PORTS) {
+			v = fbac_arena_strdup(a, an->n ? an->items[0] : "");
+			for (size_t k = 1; v && k < an->n; k++)
+				v = fbac_arena_printf(a, "%s, %s", v, an->items[k]);
+			if (v && fbac_ptype_is_list(pa->type))
+				v = fbac_arena_printf(a, "[%s]", v);
+		} else if (fbac_ptype_is_list(pa->type)) {
+			v = fbac_arena_strdup(a, "[");
+			for (size_t k = 0; v && k < an->n; k++)
+				v = fbac_arena_printf(a, "%s%s%s", v, k ? ", " : "",
+						      yaml_quote(a, an->items[k]));
+			v = v ? fbac_arena_printf(a, "%s]", v) : NULL;
+		} else {
+			v = (char *)yaml_quote(a, an->n ? an->items[0] : "");
+		}
+		if (!v)
+			return NULL;
+		s = fbac_arena_printf(a, "%s%s%s: %s", s ? s : "{", s ? ", " : "",
+				      pa->name, v);
+		if (!s)
+			return NULL;
+	}
+	return s ? fbac_arena_printf(a, "%s}", s) : NULL;
+}
+
+/* Write the draft to dir/NAME.yaml, load every layer with dir as an extra
+ * one, and compile the draft from there. */
+static int compile_draft(const struct global *g, const struct draft *d,
+			 const char *dir, const char *file, struct layers *l,
+			 struct fbac_policy **pol)
+{
+	struct global g2 = *g;
+	_cleanup_fclose_ FILE *f = fopen(file, "we");
+	const struct fbac_application *app = NULL;
+	int r;
+
+	*pol = NULL;
+	if (!f)
+		return log_error(-errno, "cannot write '%s'", file);
+	if (draft_write(d, f) < 0)
+		return log_error(-EIO, "cannot write '%s'", file);
+	g2.extra_dirs[g2.n_extra++] = dir;
+	r = global_load(&g2, l);
+	if (!l->lib)
+		return r;
+	if (r < 0)
+		return log_error(r, "the draft policy '%s' does not load", file);
+	for (unsigned i = 0; !app && i < l->lib->n_layers; i++)
+		if (streq(l->lib->layers[i].dir, dir))
+			app = fbac_library_find_app(l->lib, i, d->name);
+	if (!app)
+		return log_error(-ENOENT, "the draft policy '%s' has no application '%s'",
+				 file, d->name);
+	return compile_app(l, app, pol);
+}
+
+/* The file in the user's layer, its directory made. */
+static int user_file(const struct layers *l, const char *name, char *buf, size_t size)
+{
+	for (size_t i = 0; i < l->n_dirs; i++) {
+		char tmp[PATH_MAX];
+
+		if (l->dirs[i].kind != FBAC_LAYER_USER)
+			continue;
+		snprintf(tmp, sizeof(tmp), "%s", l->dirs[i].dir);
+		for (char *s = tmp + 1; *s; s++)
+			if (*s == '/') {
+				*s = '\0';
+				if (mkdir(tmp, 0755) < 0 && errno != EEXIST)
+					return log_error(-errno, "cannot make '%s'", tmp);
+				*s = '/';
+			}
+		if (mkdir(tmp, 0755) < 0 && errno != EEXIST)
+			return log_error(-errno, "cannot make '%s'", tmp);
+		if ((size_t)snprintf(buf, size, "%s/%s.yaml", tmp, name) >= size)
+			return log_error(-ENAMETOOLONG, "path too long in '%s'", tmp);
+		return 0;
+	}
+	return log_error(-ENOENT, "no user layer");
+}
+
+static int install(const char *from, const char *to, bool force)
+{
+	char tmp[PATH_MAX + 8];
+	_cleanup_free_ char *buf = NULL;
+	size_t len = 0;
+	_cleanup_fclose_ FILE *in = fopen(from, "re");
+	FILE *out;
+
+	if (!force && access(to, F_OK) == 0)
+		return log_error(-EEXIST, "refusing to replace '%s' (use --force)", to);
+	if (!in)
+		return log_error(-errno, "cannot read '%s'", from);
+	out = open_memstream(&buf, &len);
+	if (!out)
+		return log_error(-ENOMEM, "out of memory");
+	for (int c; (c = fgetc(in)) != EOF;)
+		fputc(c, out);
+	fclose(out);
+	if (streq(to, "-"))
+		return fwrite(buf, 1, len, stdout) == len ? 0 : -EIO;
+	snprintf(tmp, sizeof(tmp), "%s.new", to);
+	_cleanup_fclose_ FILE *f = fopen(tmp, "we");
+	if (!f || fwrite(buf, 1, len, f) != len || fflush(f) != 0) {
+		int r = -errno;
+
+		unlink(tmp);
+		return log_error(r ? r : -EIO, "cannot write '%s'", tmp);
+	}
+	if (rename(tmp, to) < 0) {
+		int r = -errno;
+
+		unlink(tmp);
+		return log_error(r, "cannot write '%s'", to);
+	}
+	return 0;
+}
+
+static void print_file(const char *path)
+{
+	_cleanup_fclose_ FILE *f = fopen(path, "re");
+
+	for (int c; f && (c = fgetc(f)) != EOF;)
+		putchar(c);
+}
+
+int cmd_new(struct global *g, int argc, char **argv)
+{
+	struct argp argp = {
+		options, parse_opt, "PROGRAM",
+		"Write an application policy for PROGRAM before it ever runs: "
+		"suggest a high-level functionality from its desktop entry, "
+		"libraries and package, fill the parameters from the system, ask "
+		"the rest, check it and save it in the user's layer.",
+		NULL, NULL, NULL
+	};
+	struct new_opts o = { 0 };
+	struct layers l, l2 = { 0 };
+	struct probe p;
+	struct fbac_wizard hl = { 0 }, blocks = { 0 };
+	struct draft d = { 0 };
+	struct param_answer ans[FBAC_MAX_PARAMS];
+	const struct fbac_functionality *f = NULL;
+	const struct fbac_wizard_vote *best;
+	struct fbac_policy *pol = NULL;
+	char dir[] = "/tmp/fbac-new.XXXXXX", file[PATH_MAX], dest[PATH_MAX];
+	bool have_dir = false;
+	int r, ret = EXIT_FAILURE_USAGE;
+
+	if (argp_parse(&argp, argc, argv, 0, NULL, &o) != 0 || o.bad)
+		return EXIT_FAILURE_USAGE;
+	_cleanup_(fbac_arena_freep) struct fbac_arena *a = fbac_arena_new();
+	if (!a)
+		return log_error(-ENOMEM, "out of memory"), EXIT_FAILURE_USAGE;
+	r = global_load(g, &l);
+	if (!l.lib)
+		return EXIT_FAILURE_USAGE;
+	if (r < 0) {
+		log_error(0, "the profiles have errors: run 'fbac check'");
+		goto out;
+	}
+	if ((r = probe_program(o.program, a, &p)) < 0)
+		goto out;
+	hl.arena = blocks.arena = d.a = a;
+	printf("program: %s", p.exe);
+	if (!streq(p.exe, p.canon))
+		printf(" (%s)", p.canon);
+	if (p.have_pkg)
+		printf(", package %s: %s", p.package,
+		       p.pkg.summary ? p.pkg.summary : "");
+	putchar('\n');
+	if (p.desktop_path)
+		printf("desktop entry: %s\n", p.desktop_path);
+	if (p.ldd_note)
+		printf("libraries: %s\n", p.ldd_note);
+	for (unsigned i = 0; i < l.lib->n_layers; i++) {
+		const struct fbac_application *app =
+			fbac_library_find_app(l.lib, i, p.exe);
+
+		if (!app)
+			app = fbac_library_find_app(l.lib, i, p.name);
+		if (app)
+			printf("note: layer '%s' already has a policy for it: %s (%s:%u)\n",
+			       l.lib->layers[i].name, app->name, app->mark.file,
+			       app->mark.line);
+	}
+	if ((r = tally(&p, &hl, &blocks)) < 0) {
+		log_error(r, "out of memory");
+		goto out;
+	}
+	for (size_t i = 0; i < hl.n_votes; i++)
+		if (is_high_level(hl.votes[i].functionality, l.lib))
+			printf("evidence for %s (%u): %s\n", hl.votes[i].functionality,
+			       hl.votes[i].score, join_reasons(a, &hl.votes[i]));
+	for (size_t i = 0; i < blocks.n_votes; i++)
+		printf("evidence for %s: %s\n", blocks.votes[i].functionality,
+		       join_reasons(a, &blocks.votes[i]));
+
+	/* The high-level functionality. */
+	best = fbac_wizard_best(&hl, is_high_level, (void *)l.lib);
+	const char *choice = best ? best->functionality : NULL;
+	const char *why = best ? join_reasons(a, best) : NULL;
+
+	if (!choice && !graphical(&blocks) &&
+	    fbac_library_find(l.lib, "Terminal_Application")) {
+		choice = "Terminal_Application";
+		why = "a text-mode program: no desktop entry or package says more, and it links no graphical library";
+	}
+	if (!choice && !o.as)
+		why = "a graphical program that no high-level functionality describes";
+	if (o.as) {
+		choice = streq(o.as, "none") ? NULL : o.as;
+		why = "--as";
+	}
+	printf("suggested: %s (%s)\n", choice ? choice : "none", why ? why : "");
+	while (!o.yes && !o.as) {
+		char *line = NULL;
+
+		if (ask_line("Which high-level functionality describes it? (a name from 'fbac list', or none)",
+			     choice ? choice : "none", &line) < 0) {
+			log_error(0, "no answer (give --as FUNC or --yes)");
+			goto out;
+		}
+		if (!*line) {
+			free(line);
+			break;
+		}
+		if (streq(line, "none") || is_high_level(line, l.lib)) {
+			choice = streq(line, "none") ? NULL :
+						       fbac_arena_strdup(a, line);
+			why = "your answer";
+			free(line);
+			break;
+		}
+		log_error(0, "unknown high-level functionality '%s' (see 'fbac list')", line);
+		free(line);
+	}
+	if (choice && !(f = fbac_library_find(l.lib, choice))) {
+		log_error(0, "unknown functionality '%s' (see 'fbac list')", choice);
+		goto out;
+	}
+	if (!f && o.n_defs) {
+		log_error(0, "-D needs a high-level functionality with parameters");
+		goto out;
+	}
+
+	/* Its parameters. */
+	if (f) {
+		params_guess(f, &p, &l.env, a, ans);
+		for (size_t i = 0; i < o.n_defs; i++)
+			if (params_define(f, &o.defs[i], a, ans) < 0)
+				goto out;
+		for (size_t i = 0; i < f->n_params; i++)
+			if (ans[i].filled)
+				printf("filled: %s = %s (%s)\n", f->params[i].name,
+				       params_text(a, &ans[i]), ans[i].why);
+		if (!o.yes && (r = params_ask(f, a, ans)) < 0)
+			goto out;
+		for (size_t i = 0; o.yes && i < f->n_params; i++)
+			if (!ans[i].filled && !ans[i].given && !ans[i].from_default) {
+				log_error(0, "no guess for '%s' of %s: give -D %s=VALUE",
+					  f->params[i].name, f->name, f->params[i].name);
+				goto out;
+			}
+	}
+
+	/* The draft. */
+	d.name = p.name;
+	d.description = p.have_pkg && p.pkg.summary ? p.pkg.summary :
+			p.desktop.comment;
+	d.exes[d.n_exes++] = p.exe;
+	if (!streq(p.exe, p.canon))
+		d.exes[d.n_exes++] = p.canon;
+	{
+		char when[32];
+		time_t now = time(NULL);
+
+		strftime(when, sizeof(when), "%Y-%m-%d", gmtime(&now));
+		d.source = fbac_arena_printf(a, "Written by 'fbac new %s' on %s for %s%s%s.",
+					     p.name, when, p.exe,
+					     p.have_pkg ? ", package " : "",
+					     p.have_pkg ? p.package : "");
+	}
+	if (f && (r = draft_add(&d, f->name, hl_args(a, f, ans), why)) < 0)
+		goto out;
+	for (size_t i = 0; i < blocks.n_votes; i++) {
+		const char *b = blocks.votes[i].functionality;
+
+		if (reaches(f, b, 0) || !fbac_library_find(l.lib, b))
+			continue;
+		if ((r = draft_add(&d, b, NULL, join_reasons(a, &blocks.votes[i]))) < 0)
+			goto out;
+	}
+	if (d.n_items == 0 && (r = draft_add(&d, "Basic_Runtime", NULL,
+					     "no functionality chosen")) < 0)
+		goto out;
+	if (!mkdtemp(dir)) {
+		log_error(-errno, "cannot make a temporary directory");
+		goto out;
+	}
+	have_dir = true;
+	snprintf(file, sizeof(file), "%s/%s.yaml", dir, p.name);
+	if ((r = compile_draft(g, &d, dir, file, &l2, &pol)) < 0)
+		goto out;
+	if ((r = draft_fill(&d, &p, pol, &l2.env)) < 0)
+		goto out;
+	fbac_policy_free(pol);
+	pol = NULL;
+	layers_free(&l2);
+	l2 = (struct layers){ 0 };
+	if ((r = compile_draft(g, &d, dir, file, &l2, &pol)) < 0)
+		goto out;
+
+	/* fbac check on it, then save it. */
+	{
+		char n0[] = "fbac check", n1[] = "-q";
+		char *cargv[] = { n0, n1, file, NULL };
+
+		if (cmd_check(g, 3, cargv) != EXIT_OK) {
+			log_error(0, "the policy for '%s' does not pass fbac check", p.name);
+			ret = EXIT_DENIED_OR_INVALID;
+			goto out;
+		}
+	}
+	if (o.output)
+		snprintf(dest, sizeof(dest), "%s", o.output);
+	else if ((r = user_file(&l, p.name, dest, sizeof(dest))) < 0)
+		goto out;
+	if (!o.output || !streq(o.output, "-")) {
+		printf("\n");
+		print_file(file);
+		printf("\n");
+	}
+	while (!o.yes && !(o.output && streq(o.output, "-"))) {
+		char *line = NULL;
+		bool yes;
+
+		if (ask_line(fbac_arena_printf(a, "Save it to %s? (yes or no)", dest),
+			     "yes", &line) < 0) {
+			log_error(0, "no answer: nothing saved");
+			goto out;
+		}
+		yes = !*line || streq(line, "yes") || streq(line, "y");
+		if (yes || streq(line, "no") || streq(line, "n")) {
+			free(line);
+			if (!yes) {
+				printf("nothing saved\n");
+				ret = EXIT_OK;
+				goto out;
+			}
+			break;
+		}
+		free(line);
+	}
+	if (install(file, dest, o.force) < 0)
+		goto out;
+	if (!o.output || !streq(o.output, "-")) {
+		printf("wrote %s\n", dest);
+		printf("try it:  fbac-run %s [ARG...]\n", p.name);
+		printf("see it:  fbac show %s\n", p.name);
+		printf("wrap it: fbac wrap %s\n", p.name);
+	}
+	ret = EXIT_OK;
+out:
+	fbac_policy_free(pol);
+	if (l2.lib || l2.arena)
+		layers_free(&l2);
+	layers_free(&l);
+	if (have_dir) {
+		unlink(file);
+		rmdir(dir);
+	}
+	return ret;
+}
