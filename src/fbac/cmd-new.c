@@ -212,107 +212,6 @@ static const char *hl_args(struct fbac_arena *a, const struct fbac_functionality
 	return s ? fbac_arena_printf(a, "%s}", s) : NULL;
 }
 
-/* Write the draft to dir/NAME.yaml, load every layer with dir as an extra
- * one, and compile the draft from there. */
-static int compile_draft(const struct global *g, const struct draft *d,
-			 const char *dir, const char *file, struct layers *l,
-			 struct fbac_policy **pol)
-{
-	struct global g2 = *g;
-	_cleanup_fclose_ FILE *f = fopen(file, "we");
-	const struct fbac_application *app = NULL;
-	int r;
-
-	*pol = NULL;
-	if (!f)
-		return log_error(-errno, "cannot write '%s'", file);
-	if (draft_write(d, f) < 0)
-		return log_error(-EIO, "cannot write '%s'", file);
-	g2.extra_dirs[g2.n_extra++] = dir;
-	r = global_load(&g2, l);
-	if (!l->lib)
-		return r;
-	if (r < 0)
-		return log_error(r, "the draft policy '%s' does not load", file);
-	for (unsigned i = 0; !app && i < l->lib->n_layers; i++)
-		if (streq(l->lib->layers[i].dir, dir))
-			app = fbac_library_find_app(l->lib, i, d->name);
-	if (!app)
-		return log_error(-ENOENT, "the draft policy '%s' has no application '%s'",
-				 file, d->name);
-	return compile_app(l, app, pol);
-}
-
-/* The file in the user's layer, its directory made. */
-static int user_file(const struct layers *l, const char *name, char *buf, size_t size)
-{
-	for (size_t i = 0; i < l->n_dirs; i++) {
-		char tmp[PATH_MAX];
-
-		if (l->dirs[i].kind != FBAC_LAYER_USER)
-			continue;
-		snprintf(tmp, sizeof(tmp), "%s", l->dirs[i].dir);
-		for (char *s = tmp + 1; *s; s++)
-			if (*s == '/') {
-				*s = '\0';
-				if (mkdir(tmp, 0755) < 0 && errno != EEXIST)
-					return log_error(-errno, "cannot make '%s'", tmp);
-				*s = '/';
-			}
-		if (mkdir(tmp, 0755) < 0 && errno != EEXIST)
-			return log_error(-errno, "cannot make '%s'", tmp);
-		if ((size_t)snprintf(buf, size, "%s/%s.yaml", tmp, name) >= size)
-			return log_error(-ENAMETOOLONG, "path too long in '%s'", tmp);
-		return 0;
-	}
-	return log_error(-ENOENT, "no user layer");
-}
-
-static int install(const char *from, const char *to, bool force)
-{
-	char tmp[PATH_MAX + 8];
-	_cleanup_free_ char *buf = NULL;
-	size_t len = 0;
-	_cleanup_fclose_ FILE *in = fopen(from, "re");
-	FILE *out;
-
-	if (!force && access(to, F_OK) == 0)
-		return log_error(-EEXIST, "refusing to replace '%s' (use --force)", to);
-	if (!in)
-		return log_error(-errno, "cannot read '%s'", from);
-	out = open_memstream(&buf, &len);
-	if (!out)
-		return log_error(-ENOMEM, "out of memory");
-	for (int c; (c = fgetc(in)) != EOF;)
-		fputc(c, out);
-	fclose(out);
-	if (streq(to, "-"))
-		return fwrite(buf, 1, len, stdout) == len ? 0 : -EIO;
-	snprintf(tmp, sizeof(tmp), "%s.new", to);
-	_cleanup_fclose_ FILE *f = fopen(tmp, "we");
-	if (!f || fwrite(buf, 1, len, f) != len || fflush(f) != 0) {
-		int r = -errno;
-
-		unlink(tmp);
-		return log_error(r ? r : -EIO, "cannot write '%s'", tmp);
-	}
-	if (rename(tmp, to) < 0) {
-		int r = -errno;
-
-		unlink(tmp);
-		return log_error(r, "cannot write '%s'", to);
-	}
-	return 0;
-}
-
-static void print_file(const char *path)
-{
-	_cleanup_fclose_ FILE *f = fopen(path, "re");
-
-	for (int c; f && (c = fgetc(f)) != EOF;)
-		putchar(c);
-}
-
 int cmd_new(struct global *g, int argc, char **argv)
 {
 	struct argp argp = {
@@ -334,6 +233,7 @@ int cmd_new(struct global *g, int argc, char **argv)
 	struct fbac_policy *pol = NULL;
 	char dir[] = "/tmp/fbac-new.XXXXXX", file[PATH_MAX], dest[PATH_MAX];
 	bool have_dir = false;
+	FILE *info = stdout;
 	int r, ret = EXIT_FAILURE_USAGE;
 
 	if (argp_parse(&argp, argc, argv, 0, NULL, &o) != 0 || o.bad)
@@ -348,20 +248,22 @@ int cmd_new(struct global *g, int argc, char **argv)
 		log_error(0, "the profiles have errors: run 'fbac check'");
 		goto out;
 	}
+	/* With -o -, standard output is the policy alone. */
+	info = o.output && streq(o.output, "-") ? stderr : stdout;
 	if ((r = probe_program(o.program, a, &p)) < 0)
 		goto out;
 	hl.arena = blocks.arena = d.a = a;
-	printf("program: %s", p.exe);
+	fprintf(info, "program: %s", p.exe);
 	if (!streq(p.exe, p.canon))
-		printf(" (%s)", p.canon);
+		fprintf(info, " (%s)", p.canon);
 	if (p.have_pkg)
-		printf(", package %s: %s", p.package,
+		fprintf(info, ", package %s: %s", p.package,
 		       p.pkg.summary ? p.pkg.summary : "");
-	putchar('\n');
+	fputc('\n', info);
 	if (p.desktop_path)
-		printf("desktop entry: %s\n", p.desktop_path);
+		fprintf(info, "desktop entry: %s\n", p.desktop_path);
 	if (p.ldd_note)
-		printf("libraries: %s\n", p.ldd_note);
+		fprintf(info, "libraries: %s\n", p.ldd_note);
 	for (unsigned i = 0; i < l.lib->n_layers; i++) {
 		const struct fbac_application *app =
 			fbac_library_find_app(l.lib, i, p.exe);
@@ -369,7 +271,7 @@ int cmd_new(struct global *g, int argc, char **argv)
 		if (!app)
 			app = fbac_library_find_app(l.lib, i, p.name);
 		if (app)
-			printf("note: layer '%s' already has a policy for it: %s (%s:%u)\n",
+			fprintf(info, "note: layer '%s' already has a policy for it: %s (%s:%u)\n",
 			       l.lib->layers[i].name, app->name, app->mark.file,
 			       app->mark.line);
 	}
@@ -379,10 +281,10 @@ int cmd_new(struct global *g, int argc, char **argv)
 	}
 	for (size_t i = 0; i < hl.n_votes; i++)
 		if (is_high_level(hl.votes[i].functionality, l.lib))
-			printf("evidence for %s (%u): %s\n", hl.votes[i].functionality,
+			fprintf(info, "evidence for %s (%u): %s\n", hl.votes[i].functionality,
 			       hl.votes[i].score, join_reasons(a, &hl.votes[i]));
 	for (size_t i = 0; i < blocks.n_votes; i++)
-		printf("evidence for %s: %s\n", blocks.votes[i].functionality,
+		fprintf(info, "evidence for %s: %s\n", blocks.votes[i].functionality,
 		       join_reasons(a, &blocks.votes[i]));
 
 	/* The high-level functionality. */
@@ -401,7 +303,7 @@ int cmd_new(struct global *g, int argc, char **argv)
 		choice = streq(o.as, "none") ? NULL : o.as;
 		why = "--as";
 	}
-	printf("suggested: %s (%s)\n", choice ? choice : "none", why ? why : "");
+	fprintf(info, "suggested: %s (%s)\n", choice ? choice : "none", why ? why : "");
 	while (!o.yes && !o.as) {
 		char *line = NULL;
 
@@ -441,7 +343,7 @@ int cmd_new(struct global *g, int argc, char **argv)
 				goto out;
 		for (size_t i = 0; i < f->n_params; i++)
 			if (ans[i].filled)
-				printf("filled: %s = %s (%s)\n", f->params[i].name,
+				fprintf(info, "filled: %s = %s (%s)\n", f->params[i].name,
 				       params_text(a, &ans[i]), ans[i].why);
 		if (!o.yes && (r = params_ask(f, a, ans)) < 0)
 			goto out;
@@ -516,9 +418,9 @@ int cmd_new(struct global *g, int argc, char **argv)
 	else if ((r = user_file(&l, p.name, dest, sizeof(dest))) < 0)
 		goto out;
 	if (!o.output || !streq(o.output, "-")) {
-		printf("\n");
+		fprintf(info, "\n");
 		print_file(file);
-		printf("\n");
+		fprintf(info, "\n");
 	}
 	while (!o.yes && !(o.output && streq(o.output, "-"))) {
 		char *line = NULL;
@@ -533,7 +435,7 @@ int cmd_new(struct global *g, int argc, char **argv)
 		if (yes || streq(line, "no") || streq(line, "n")) {
 			free(line);
 			if (!yes) {
-				printf("nothing saved\n");
+				fprintf(info, "nothing saved\n");
 				ret = EXIT_OK;
 				goto out;
 			}
@@ -541,13 +443,13 @@ int cmd_new(struct global *g, int argc, char **argv)
 		}
 		free(line);
 	}
-	if (install(file, dest, o.force) < 0)
+	if (install_policy(file, dest, o.force) < 0)
 		goto out;
 	if (!o.output || !streq(o.output, "-")) {
-		printf("wrote %s\n", dest);
-		printf("try it:  fbac-run %s [ARG...]\n", p.name);
-		printf("see it:  fbac show %s\n", p.name);
-		printf("wrap it: fbac wrap %s\n", p.name);
+		fprintf(info, "wrote %s\n", dest);
+		fprintf(info, "try it:  fbac-run %s [ARG...]\n", p.name);
+		fprintf(info, "see it:  fbac show %s\n", p.name);
+		fprintf(info, "wrap it: fbac wrap %s\n", p.name);
 	}
 	ret = EXIT_OK;
 out:

@@ -22,6 +22,7 @@ static const char doc[] =
 	"  check      validate profile files and directories\n"
 	"  explain    is an operation allowed, and by which functionality?\n"
 	"  new        write a policy for a program: the wizard\n"
+	"  export     write a policy in another system's language (AppArmor)\n"
 	"\nRun 'fbac COMMAND --help' for a command's options. See fbac(1).";
 
 static const struct argp_option options[] = {
@@ -70,6 +71,7 @@ int main(int argc, char **argv)
 		{ "check", cmd_check },
 		{ "explain", cmd_explain },
 		{ "new", cmd_new },
+		{ "export", cmd_export },
 	};
 	struct argp argp = { options, parse_opt, "COMMAND [ARG...]", doc,
 			     NULL, NULL, NULL };

@@ -275,12 +275,14 @@ int ask_line(const char *question, const char *guess, char **ret)
 	size_t cap = 0;
 	ssize_t n;
 
-	printf("%s [%s]: ", question, guess ? guess : "");
+	/* On standard error, as read -p does: standard output may be the
+	 * policy (-o -). */
 	fflush(stdout);
+	fprintf(stderr, "%s [%s]: ", question, guess ? guess : "");
 	n = getline(&line, &cap, stdin);
 	if (n < 0) {
 		free(line);
-		putchar('\n');
+		fputc('\n', stderr);
 		return -ENODATA;
 	}
 	while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r'))

@@ -42,7 +42,9 @@ int probe_program(const char *program, struct fbac_arena *a, struct probe *p);
 /* Whether a path is one of the package's files. */
 bool probe_pkg_has(const struct probe *p, const char *path);
 
-#endif
+
+
+
 
 /* The application policy being written. */
 #define DRAFT_MAX_ITEMS 32
@@ -118,3 +120,20 @@ const char *params_text(struct fbac_arena *ar, const struct param_answer *a);
 /* Print "QUESTION [GUESS]: " and read a line (*ret malloc'd, without its
  * newline). Return: 0 or -ENODATA at the end of the input. */
 int ask_line(const char *question, const char *guess, char **ret);
+
+struct global;
+/* Write d to file (in dir), load every layer with dir as one more, and
+ * compile the draft from there (l and *pol are the caller's to free).
+ * Prints problems. Return: 0 or a negative errno. */
+int compile_draft(const struct global *g, const struct draft *d,
+		  const char *dir, const char *file, struct layers *l,
+		  struct fbac_policy **pol);
+/* The path of NAME.yaml in the user's layer, whose directories are made.
+ * Return: 0 or a negative errno (printed). */
+int user_file(const struct layers *l, const char *name, char *buf, size_t size);
+/* Copy from to to ("-": standard output) by a rename, refusing to replace
+ * a file unless force. Return: 0 or a negative errno (printed). */
+int install_policy(const char *from, const char *to, bool force);
+void print_file(const char *path);
+
+#endif

@@ -1,0 +1,503 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * A compiled policy as an AppArmor profile (ABI 3.0, apparmor.d(5)).
+ *
+ * fbac patterns become AppArmor globs: '**' as a whole component matches
+ * zero or more components, so a trailing one becomes "{,/" "**}" and one
+ * in the middle "/{," "**" "/}". Operations become modes: file_read r, the changes w,
+ * file_append a (w includes it), file_link l, file_execute ix (the child
+ * keeps the profile, as fbac's authority is inherited across exec), and k
+ * and m with what may be opened, because fbac does not mediate locking or
+ * mapping. Each rule is preceded by the functionality chain it came from.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "export.h"
+#include "fbac.h"
+#include "macro.h"
+#include "ops.h"
+
+#define OPB(x) FBAC_OP_BIT(FBAC_OP_##x)
+/* Operations AppArmor grants only with w. */
+#define W_OPS                                                                  \
+	(OPB(FILE_WRITE) | OPB(FILE_CREATE) | OPB(FILE_DELETE) |               \
+	 OPB(FILE_RENAME) | OPB(FILE_TRUNCATE) | OPB(FILE_SETATTR) |           \
+	 OPB(DIR_MKDIR) | OPB(DIR_RMDIR) | OPB(SPECIAL_CREATE) |               \
+	 OPB(UNIX_CONNECT) | OPB(UNIX_BIND))
+#define DIR_OPS (OPB(DIR_READ) | OPB(DIR_MKDIR) | OPB(DIR_RMDIR))
+/* What AppArmor 3 has no path rule for. */
+#define NO_AA_OPS (OPB(FILE_GETATTR) | OPB(FILE_IOCTL))
+
+struct out {
+	FILE *f;
+	const struct fbac_origin *last; /* of the last rule written */
+	/* What AppArmor cannot say, listed at the end. */
+	char **notes;
+	size_t n_notes, cap;
+	/* The patterns of file_getattr and file_ioctl rules. */
+	struct list {
+		const char **v;
+		size_t n, cap;
+	} getattr, ioctl;
+	int err;
+};
+
+static void add_to(struct out *o, struct list *l, const char *pattern)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (streq(l->v[i], pattern))
+			return;
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? 2 * l->cap : 64;
+		const char **n = realloc(l->v, cap * sizeof(*n));
+
+		if (!n) {
+			o->err = -ENOMEM;
+			return;
+		}
+		l->v = n;
+		l->cap = cap;
+	}
+	l->v[l->n++] = pattern;
+}
+
+/* A list of patterns as comment lines of at most about 78 columns. */
+static void print_list(FILE *f, const char *head, const struct list *l)
+{
+	size_t col;
+
+	if (!l->n)
+		return;
+	fprintf(f, "#   %s\n#    ", head);
+	col = 6;
+	for (size_t i = 0; i < l->n; i++) {
+		size_t n = strlen(l->v[i]) + 1;
+
+		if (col + n > 78 && col > 6) {
+			fprintf(f, "\n#    ");
+			col = 6;
+		}
+		fprintf(f, " %s", l->v[i]);
+		col += n;
+	}
+	fputc('\n', f);
+}
+
+static void note(struct out *o, const char *fmt, ...) _printf_(2, 3);
+static void note(struct out *o, const char *fmt, ...)
+{
+	va_list ap;
+	char *s = NULL;
+
+	if (o->n_notes == o->cap) {
+		size_t cap = o->cap ? 2 * o->cap : 64;
+		char **n = realloc(o->notes, cap * sizeof(*n));
+
+		if (!n) {
+			o->err = -ENOMEM;
+			return;
+		}
+		o->notes = n;
+		o->cap = cap;
+	}
+	va_start(ap, fmt);
+	if (vasprintf(&s, fmt, ap) < 0)
+		o->err = -ENOMEM;
+	else
+		o->notes[o->n_notes++] = s;
+	va_end(ap);
+}
+
+/* "chain (file:line)", static buffer. */
+static const char *origin_text(const struct fbac_origin *or)
+{
+	static char buf[FBAC_MAX_PATH + 512];
+
+	if (!or)
+		return "the policy";
+	snprintf(buf, sizeof(buf), "%s (%s:%u)", or->chain, or->mark.file, or->mark.line);
+	return buf;
+}
+
+static void from(struct out *o, const struct fbac_origin *or)
+{
+	if (or == o->last)
+		return;
+	fprintf(o->f, "\n  # from %s\n", origin_text(or));
+	o->last = or;
+}
+
+/*
+ * An fbac pattern as an AppArmor glob, quoted when it must be; the subtree
+ * below it as well when tree is set. Return: 0, or -EINVAL for a character
+ * AppArmor cannot take in a path.
+ */
+static int aa_glob(const char *pat, bool tree, bool dir, char *buf, size_t size)
+{
+	char tmp[2 * FBAC_MAX_PATH + 16];
+	size_t n = 0;
+	bool quote = false;
+
+	for (const char *p = pat; *p; p++) {
+		if (n + 16 > sizeof(tmp))
+			return -ENAMETOOLONG;
+		if (!strncmp(p, "/**", 3) && (p[3] == '/' || !p[3])) {
+			if (!p[3]) {
+				n += (size_t)sprintf(tmp + n, "{,/**}");
+				p += 2;
+			} else {
+				n += (size_t)sprintf(tmp + n, "/{,**/}");
+				p += 3;
+			}
+			continue;
+		}
+		switch (*p) {
+		case '*':
+		case '?':
+		case '/':
+			tmp[n++] = *p;
+			break;
+		case '[': case ']': case '{': case '}': case '^':
+		case '\\': case '"': case '@':
+			tmp[n++] = '\\';
+			tmp[n++] = *p;
+			break;
+		case ' ': case ',': case '#': case '=': case '(': case ')':
+			quote = true;
+			tmp[n++] = *p;
+			break;
+		default:
+			if ((unsigned char)*p < 0x20 || *p == 0x7f)
+				return -EINVAL;
+			tmp[n++] = *p;
+		}
+	}
+	tmp[n] = '\0';
+	if (tree && !(n >= 6 && streq(tmp + n - 6, "{,/**}")))
+		strcat(tmp, n && tmp[n - 1] == '/' ? "{,**}" : "{,/**}");
+	else if (dir && (!n || tmp[n - 1] != '}'))
+		strcat(tmp, "/");
+	if ((size_t)snprintf(buf, size, quote ? "\"%s\"" : "%s", tmp) >= size)
+		return -ENAMETOOLONG;
+	return 0;
+}
+
+/* Operations AppArmor grants with w on a file, and on a directory. */
+#define W_FILE_OPS (W_OPS & ~(OPB(DIR_MKDIR) | OPB(DIR_RMDIR)))
+#define W_DIR_OPS                                                              \
+	(OPB(DIR_MKDIR) | OPB(DIR_RMDIR) | OPB(FILE_CREATE) | OPB(FILE_DELETE) | \
+	 OPB(FILE_RENAME) | OPB(SPECIAL_CREATE))
+
+enum form { FILES, DIRS, BOTH };
+
+/* The AppArmor modes of ops for files, directories or both (a tree). */
+static void modes(uint32_t ops, enum form fm, bool deny, char *m)
+{
+	uint32_t rb = fm == FILES ? OPB(FILE_READ) :
+		      fm == DIRS ? OPB(DIR_READ) : OPB(FILE_READ) | OPB(DIR_READ);
+	uint32_t wb = fm == FILES ? W_FILE_OPS : fm == DIRS ? W_DIR_OPS : W_OPS;
+	bool r = ops & rb, w = ops & wb;
+	bool a = !w && (ops & OPB(FILE_APPEND)) && fm != DIRS;
+	bool files = fm != DIRS;
+
+	*m = '\0';
+	if (!deny && r && files)
+		strcat(m, "m");
+	if (r)
+		strcat(m, "r");
+	if (w)
+		strcat(m, "w");
+	if (a)
+		strcat(m, "a");
+	if ((ops & OPB(FILE_LINK)) && files)
+		strcat(m, "l");
+	if (!deny && (r || w || a) && files)
+		strcat(m, "k");
+	if (deny && r && files)
+		strcat(m, "m");
+	if ((ops & OPB(FILE_EXECUTE)) && files)
+		strcat(m, deny ? "x" : "ix");
+}
+
+static const char *op_names(uint32_t ops)
+{
+	static char buf[512];
+
+	buf[0] = '\0';
+	for (unsigned i = 0; i < FBAC_OP_COUNT; i++)
+		if (ops & FBAC_OP_BIT(i))
+			snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), "%s%s",
+				 buf[0] ? "," : "", fbac_op_info(i)->name);
+	return buf;
+}
+
+/* One path rule (or carve-out): a line for files and, when the rule names
+ * directories, one for them. */
+static void path_rule(struct out *o, const char *pattern, uint32_t ops, bool deny,
+		      bool tree, const struct fbac_origin *or)
+{
+	char glob[2 * FBAC_MAX_PATH + 32], m[16];
+	uint32_t widened = 0;
+
+	if (aa_glob(pattern, tree, false, glob, sizeof(glob)) < 0) {
+		note(o, "%s %s '%s' from %s: the path has a character AppArmor paths cannot hold",
+		     deny ? "denied" : "allowed", op_names(ops & FBAC_PATH_OPS), pattern,
+		     origin_text(or));
+		return;
+	}
+	if (!deny && (ops & OPB(FILE_GETATTR)))
+		add_to(o, &o->getattr, pattern);
+	if (!deny && (ops & OPB(FILE_IOCTL)))
+		add_to(o, &o->ioctl, pattern);
+	if (!deny && (ops & W_FILE_OPS) && !(ops & OPB(FILE_WRITE)))
+		widened = ops & W_FILE_OPS;
+	modes(ops, tree ? BOTH : FILES, deny, m);
+	if (*m) {
+		from(o, or);
+		if (widened)
+			fprintf(o->f, "  # wider here: AppArmor grants %s only with w, which also allows writing\n",
+				op_names(widened));
+		fprintf(o->f, "  %s%s %s,\n", deny ? "deny " : "", glob, m);
+	}
+	if (tree || !(ops & DIR_OPS))
+		return;
+	aa_glob(pattern, false, true, glob, sizeof(glob));
+	modes(ops, DIRS, deny, m);
+	if (*m) {
+		from(o, or);
+		fprintf(o->f, "  %s%s %s,\n", deny ? "deny " : "", glob, m);
+	}
+}
+
+/* Whether a rule's literal part lies at or below dir. */
+static bool below(const struct fbac_prule *r, const char *dir)
+{
+	size_t n = strlen(dir), lit = strcspn(r->pattern, "*?");
+
+	return lit >= n && !strncmp(r->pattern, dir, n) &&
+	       (r->pattern[n] == '/' || !r->pattern[n]);
+}
+
+/* Remove from deny the mode letters that keep names. */
+static void without(char *deny, const char *keep)
+{
+	char *o = deny;
+
+	for (const char *p = deny; *p; p++)
+		if (!strchr(keep, *p))
+			*o++ = *p;
+	*o = '\0';
+}
+
+static void protected_paths(struct out *o, const struct fbac_policy *pol)
+{
+	for (size_t i = 0; i < pol->n_protected; i++) {
+		const struct fbac_resolved_protected *pp = &pol->protected[i];
+		uint32_t named = 0, deny;
+
+		for (size_t k = 0; k < pol->n_prules; k++)
+			if (!pol->prules[k].deny && below(&pol->prules[k], pp->path))
+				named |= pol->prules[k].ops;
+		deny = FBAC_PATH_OPS & ~pp->allow & ~named & ~NO_AA_OPS;
+		fprintf(o->f, "\n  # protected: %s (%s:%u)\n", pp->reason, pp->mark.file,
+			pp->mark.line);
+		o->last = NULL;
+		if (named)
+			fprintf(o->f, "  # named by this policy's own rules for %s: AppArmor cannot cut those out of the broader rules\n",
+				op_names(named));
+		if (named & ~pp->allow & FBAC_PATH_OPS)
+			note(o, "protected '%s': fbac keeps broad rules out of it for %s; AppArmor cannot, since this policy names it",
+			     pp->path, op_names(named & ~pp->allow & FBAC_PATH_OPS));
+		{
+			char glob[2 * FBAC_MAX_PATH + 32], m[16], keep[16];
+
+			modes(deny, BOTH, true, m);
+			modes(named, BOTH, false, keep);
+			without(m, keep);
+			if (aa_glob(pp->path, true, false, glob, sizeof(glob)) < 0)
+				note(o, "protected '%s': a path AppArmor cannot hold", pp->path);
+			else if (*m)
+				fprintf(o->f, "  deny %s %s,\n", glob, m);
+		}
+		o->last = NULL;
+	}
+}
+
+static const char *ports_text(const struct fbac_rule *r)
+{
+	static char buf[512];
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < r->n_ports && strlen(buf) < sizeof(buf) - 16; i++) {
+		size_t n = strlen(buf);
+
+		if (r->ports[i].lo == r->ports[i].hi)
+			snprintf(buf + n, sizeof(buf) - n, "%s%u", i ? "," : "", r->ports[i].lo);
+		else
+			snprintf(buf + n, sizeof(buf) - n, "%s%u-%u", i ? "," : "",
+				 r->ports[i].lo, r->ports[i].hi);
+	}
+	return r->n_ports ? buf : "any";
+}
+
+static void net_rules(struct out *o, const struct fbac_policy *pol)
+{
+	bool types[2] = { false, false }; /* stream, dgram */
+
+	for (size_t i = 0; i < pol->n_net; i++) {
+		const struct fbac_rule *r = pol->net[i];
+		bool tcp = r->proto == FBAC_PROTO_TCP;
+		char hosts[512] = "any host";
+
+		if (r->n_hosts) {
+			hosts[0] = '\0';
+			for (size_t k = 0; k < r->n_hosts && strlen(hosts) < 400; k++)
+				snprintf(hosts + strlen(hosts), sizeof(hosts) - strlen(hosts),
+					 "%s%s", k ? "," : "", r->hosts[k]);
+		}
+		from(o, r->origin);
+		fprintf(o->f, "  # %s %s ports %s, %s\n", op_names(r->ops), tcp ? "tcp" : "udp",
+			ports_text(r), hosts);
+		fprintf(o->f, "  network inet %s,\n  network inet6 %s,\n",
+			tcp ? "stream" : "dgram", tcp ? "stream" : "dgram");
+		types[tcp ? 0 : 1] = true;
+		note(o, "%s %s ports %s to %s from %s: AppArmor 3 network rules name no port or host; any %s address is allowed",
+		     op_names(r->ops), tcp ? "tcp" : "udp", ports_text(r), hosts,
+		     origin_text(r->origin), tcp ? "tcp" : "udp");
+	}
+	(void)types;
+}
+
+static void abstract_rules(struct out *o, const struct fbac_policy *pol)
+{
+	for (size_t i = 0; i < pol->n_abstract; i++) {
+		const struct fbac_rule *r = pol->abstract[i];
+		char glob[2 * FBAC_MAX_PATH + 32];
+
+		/* "@name": the name, an absolute-looking path or not. */
+		if (strpbrk(r->pattern + 1, "\"\\\n") ||
+		    (size_t)snprintf(glob, sizeof(glob), "%s", r->pattern) >= sizeof(glob)) {
+			note(o, "%s '%s' from %s: a name AppArmor cannot quote",
+			     op_names(r->ops), r->pattern, origin_text(r->origin));
+			continue;
+		}
+		from(o, r->origin);
+		if (r->ops & OPB(UNIX_CONNECT))
+			fprintf(o->f, "  unix (connect, send, receive) peer=(addr=\"%s\"),\n", glob);
+		if (r->ops & OPB(UNIX_BIND))
+			fprintf(o->f, "  unix (bind, listen, accept, send, receive) addr=\"%s\",\n", glob);
+	}
+}
+
+int export_apparmor(FILE *f, const struct layers *l,
+		    const struct fbac_application *app,
+		    const struct fbac_policy *pol)
+{
+	struct out o = { .f = f };
+	char glob[2 * FBAC_MAX_PATH + 32];
+	const char *home = fbac_env_get(&l->env, "HOME", 4);
+
+	fprintf(f, "# AppArmor profile of the fbac application policy '%s' (layer '%s', %s:%u),\n",
+		app->name, l->lib->layers[app->layer].name, app->mark.file, app->mark.line);
+	fprintf(f, "# written by 'fbac export --apparmor %s' for the home %s.\n", app->name, home);
+	fprintf(f, "# Each rule names the functionality it came from; the protected paths\n"
+		   "# are deny rules; what AppArmor cannot say is listed at the end.\n");
+	for (unsigned i = 0; i < l->lib->n_layers; i++) {
+		const struct fbac_application *other =
+			fbac_library_find_app(l->lib, i, app->name);
+
+		if (other && other != app)
+			fprintf(f, "# Layer '%s' has a policy for it too (%s:%u), %s; not in this profile.\n",
+				l->lib->layers[i].name, other->mark.file, other->mark.line,
+				l->lib->layers[i].kind == FBAC_LAYER_ADMIN ?
+					"which fbac-run intersects with this one" :
+					"which this one replaces");
+	}
+	fprintf(f, "abi <abi/3.0>,\n\nprofile %s ", app->name);
+	if (app->n_executables == 1) {
+		aa_glob(app->executables[0], false, false, glob, sizeof(glob));
+		fprintf(f, "%s", glob);
+	} else {
+		/* "/{usr/bin/a,usr/games/b}": an attachment starts with '/'. */
+		char *all = NULL;
+		size_t len = 0;
+		bool quote = false;
+		FILE *m = open_memstream(&all, &len);
+
+		if (!m)
+			return -ENOMEM;
+		for (size_t i = 0; i < app->n_executables; i++) {
+			const char *g = glob;
+
+			aa_glob(app->executables[i], false, false, glob, sizeof(glob));
+			if (*g == '"') {
+				quote = true;
+				g++;
+				glob[strlen(glob) - 1] = '\0';
+			}
+			fprintf(m, "%s%s", i ? "," : "", g + 1);
+		}
+		fclose(m);
+		fprintf(f, quote ? "\"/{%s}\"" : "/{%s}", all ? all : "");
+		free(all);
+	}
+	fprintf(f, " {\n");
+	fprintf(f, "  # fbac-run drops every capability and denies ptrace, mount, bpf,\n"
+		   "  # keyrings and io_uring: this profile grants none of them either.\n");
+	/* Grouped by origin, in the order each first appears. */
+	for (size_t i = 0; i < pol->n_prules; i++) {
+		bool seen = false;
+
+		for (size_t k = 0; k < i && !seen; k++)
+			seen = pol->prules[k].origin == pol->prules[i].origin;
+		for (size_t k = i; !seen && k < pol->n_prules; k++) {
+			const struct fbac_prule *r = &pol->prules[k];
+			size_t n = strlen(r->pattern);
+
+			if (r->origin != pol->prules[i].origin)
+				continue;
+			path_rule(&o, r->pattern, r->ops, r->deny,
+				  n >= 3 && streq(r->pattern + n - 3, "/**"), r->origin);
+		}
+	}
+	net_rules(&o, pol);
+	abstract_rules(&o, pol);
+	fprintf(f, "\n  # unix sockets: fbac decides connect and bind only (above); the\n"
+		   "  # rest is open, and its own processes talk to each other\n"
+		   "  unix (create, getattr, setattr, getopt, setopt, shutdown),\n"
+		   "  unix (send, receive) peer=(label=%s),\n",
+		app->name);
+	fprintf(f, "\n  # signals: %s\n", pol->signal_origin ?
+		origin_text(pol->signal_origin) : "its own processes only (fbac's signal scope)");
+	if (pol->signal_origin)
+		fprintf(f, "  signal (send),\n");
+	else
+		fprintf(f, "  signal (send) peer=%s,\n", app->name);
+	fprintf(f, "  signal (receive),\n");
+	o.last = NULL;
+	protected_paths(&o, pol);
+	fprintf(f, "}\n");
+	if (o.n_notes || o.getattr.n || o.ioctl.n) {
+		fprintf(f, "\n# Not expressible in AppArmor 3 (listed, not dropped):\n");
+		print_list(f, "file_getattr (stat, access, readlink): AppArmor does not mediate it,\n"
+			   "#   so this profile lets the program see the metadata of every path;\n"
+			   "#   fbac grants it only on:", &o.getattr);
+		print_list(f, "file_ioctl: AppArmor 3 has no ioctl rule, so this profile allows\n"
+			   "#   ioctl(2) on whatever the program opens; fbac grants it only on:",
+			   &o.ioctl);
+		for (size_t i = 0; i < o.n_notes; i++)
+			fprintf(f, "#   %s\n", o.notes[i]);
+	}
+	free(o.getattr.v);
+	free(o.ioctl.v);
+	for (size_t i = 0; i < o.n_notes; i++)
+		free(o.notes[i]);
+	free(o.notes);
+	if (o.err)
+		return o.err;
+	return fflush(f) == 0 && !ferror(f) ? 0 : -EIO;
+}
