@@ -247,3 +247,33 @@ wait_pane() {
 	run "$FBAC" check "$FBAC_USER_DIR/bc.yaml"
 	[ "$status" -eq 0 ]
 }
+
+@test "wizard: desktop entries, sections and libraries suggest what the shipped policies chose" {
+	need_commands python3
+	local app hl exe got n=0 same=0 report=''
+	while IFS=$'\t' read -r app hl exe; do
+		[[ -x $exe ]] || continue
+		n=$((n + 1))
+		got=$("$FBAC" new --yes -o - "$exe" 2>&1 >/dev/null | sed -n 's/^suggested: \([A-Za-z_]*\).*/\1/p')
+		if [[ $got == "$hl" ]]; then
+			same=$((same + 1))
+		else
+			report+="  $app: shipped $hl, suggested ${got:-nothing}"$'\n'
+		fi
+	done < <("$FBAC" list -a -j | python3 -c '
+import json, sys
+for a in json.load(sys.stdin):
+    print(a["name"], a["functionalities"][0], a["executables"][0], sep="\t")')
+	printf '# same high-level functionality as the shipped policy: %d of %d\n%s' \
+		"$same" "$n" "$report" >&3
+	[ "$n" -ge 30 ] || skip_or_fail "only $n shipped programs are installed"
+	# 34 of 39 on Debian 12 with .ci/install-deps
+	[ "$same" -ge $((n * 8 / 10)) ]
+	# and the reasons name the evidence
+	run --separate-stderr "$FBAC" new --yes -o - vim
+	[[ $stderr == *"suggested: File_Editor (its desktop entry /usr/share/applications/vim.desktop has the category TextEditor; its package vim is in the section 'editors'"* ]]
+	[[ $stderr == *"note: layer 'library' already has a policy for it: vim"* ]]
+	run --separate-stderr "$FBAC" new --yes -o - mpv
+	[[ $stderr == *"evidence for Audio_Playback: it links libasound.so.2"* ]]
+	[[ $output == *"  - Media_Player: {app_name: \"mpv\"}"* ]]
+}

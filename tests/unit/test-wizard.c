@@ -212,6 +212,7 @@ static void test_mapping(void)
 	is_str(fbac_wizard_category("Viewer"), "Document_Viewer", "Viewer");
 	is_str(fbac_wizard_category("ArcadeGame"), "Game", "ArcadeGame");
 	ok(!fbac_wizard_category("Utility"), "Utility says nothing");
+	ok(!fbac_wizard_category("Development"), "Development is too wide to say (Python has it)");
 	is_str(fbac_wizard_library("libX11.so.6"), "Graphical_Application", "libX11");
 	is_str(fbac_wizard_library("/usr/lib/x86_64-linux-gnu/libgtk-3.so.0"),
 	       "Graphical_Application", "GTK, by path");
@@ -232,6 +233,10 @@ static void test_mapping(void)
 	is_str(fbac_wizard_keyword("Several games", NULL), "Game", "a plural");
 	ok(!fbac_wizard_keyword("editorial tools", NULL), "a word is whole");
 	ok(!fbac_wizard_keyword("GNU core utilities", NULL), "nothing");
+	is_str(fbac_wizard_keyword("GNU version of the tar archiving utility", NULL),
+	       "Archive_Manager", "tar's description");
+	is_str(fbac_wizard_keyword("retrieves files from the web", NULL), "Download_Manager",
+	       "wget's description");
 
 	is_int(fbac_wizard_add(&t, "Game", FBAC_WIZARD_SECTION, "s"), 0, "a vote");
 	fbac_wizard_add(&t, "Web_Browser", FBAC_WIZARD_KEYWORD, "k");
