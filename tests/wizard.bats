@@ -277,3 +277,29 @@ for a in json.load(sys.stdin):
 	[[ $stderr == *"evidence for Audio_Playback: it links libasound.so.2"* ]]
 	[[ $output == *"  - Media_Player: {app_name: \"mpv\"}"* ]]
 }
+
+@test "wizard: libraries outside the standard directories (ldd) and the per-user folders that exist" {
+	need_commands gcc
+	local d=$BATS_TEST_TMPDIR/usefoo
+	mkdir -p "$d/lib" "$d/bin" "$HOME/.usefoo" "$HOME/.config/usefoo" "$HOME/.ssh"
+	printf 'int foo(void) { return 42; }\n' >"$d/foo.c"
+	printf '#include <stdio.h>\nint foo(void);\nint main(void) { printf("foo=%%d\\n", foo()); return 0; }\n' >"$d/main.c"
+	gcc -shared -fPIC -o "$d/lib/libfoo.so" "$d/foo.c"
+	gcc -o "$d/bin/usefoo" "$d/main.c" -L"$d/lib" -lfoo -Wl,-rpath,"$d/lib"
+	# Text_Viewer: no Temporary_Files, which would cover the test's /tmp
+	run --separate-stderr "$FBAC" new --yes --as Text_Viewer "$d/bin/usefoo"
+	[ "$status" -eq 0 ] || { show_run; false; }
+	local pol=$FBAC_USER_DIR/usefoo.yaml
+	grep -qF "  - Read_Only_Directory: {dir: [\"$d/lib\"]}" "$pol"
+	grep -qF '  # ldd: libraries outside the standard directories' "$pol"
+	grep -qF '  - Read_Write_Directory: {dir: ["~/.usefoo"]}' "$pol"
+	grep -qF '  - Application_Config: {app_name: "usefoo"}' "$pol"
+	run --separate-stderr "$FBAC_RUN" "$d/bin/usefoo"
+	[ "$status" -eq 0 ] && [ "$output" = foo=42 ] && [[ $stderr != *denied* ]] || { show_run; false; }
+	# a per-user folder that is protected is reported, never granted
+	need_commands ssh
+	run --separate-stderr "$FBAC" new --yes -o - ssh
+	[ "$status" -eq 0 ]
+	[[ $output == *"# ~/.ssh exists but is protected: not granted"* ]]
+	[[ $output != *'Read_Write_Directory: {dir: ["~/.ssh"]}'* ]]
+}

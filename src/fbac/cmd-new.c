@@ -301,7 +301,7 @@ int cmd_new(struct global *g, int argc, char **argv)
 		why = "a graphical program that no high-level functionality describes";
 	if (o.as) {
 		choice = streq(o.as, "none") ? NULL : o.as;
-		why = "--as";
+		why = "chosen with --as";
 	}
 	fprintf(info, "suggested: %s (%s)\n", choice ? choice : "none", why ? why : "");
 	while (!o.yes && !o.as) {
