@@ -61,6 +61,10 @@ confined() {
 }
 
 @test "wizard: bc, a text-mode program, gets Terminal_Application and computes" {
+	need_commands bc
+	run --separate-stderr "$FBAC_RUN" bc </dev/null
+	[ "$status" -eq 125 ]
+	[[ $stderr == *"no application policy names '/usr/bin/bc': write one with 'fbac new bc', or use --as"* ]]
 	new_policy bc
 	grep -q '^  - Terminal_Application: {app_name: "bc"' "$FBAC_USER_DIR/bc.yaml"
 	grep -q '^description: "GNU bc' "$FBAC_USER_DIR/bc.yaml"
