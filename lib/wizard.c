@@ -172,6 +172,21 @@ const char *fbac_wizard_import(const char *symbol)
 	return NULL;
 }
 
+const char *fbac_wizard_interpreter(const char *path)
+{
+	const char *base = strrchr(path, '/');
+
+	base = base ? base + 1 : path;
+	if (streq(base, "sh") || streq(base, "dash") || streq(base, "bash"))
+		return "Shell_Scripts";
+	if (!strncmp(base, "python", 6) &&
+	    strspn(base + 6, "0123456789.") == strlen(base + 6))
+		return "Python_Interpreter";
+	if (!strncmp(base, "perl", 4) && strspn(base + 4, "0123456789.") == strlen(base + 4))
+		return "Perl_Interpreter";
+	return NULL;
+}
+
 const char *fbac_wizard_section(const char *section)
 {
 	const char *slash = strrchr(section, '/');

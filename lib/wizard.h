@@ -51,6 +51,15 @@ const char *fbac_wizard_library(const char *soname);
 const char *fbac_wizard_import(const char *symbol);
 
 /**
+ * fbac_wizard_interpreter() - the building block a script's interpreter needs
+ * @path: the interpreter of its "#!" line (/bin/sh, /usr/bin/python3.11)
+ *
+ * Return: "Shell_Scripts" for sh, dash and bash, "Python_Interpreter" for
+ * python and python3[.N], "Perl_Interpreter" for perl, or NULL.
+ */
+const char *fbac_wizard_interpreter(const char *path);
+
+/**
  * fbac_wizard_section() - the functionality a Debian section suggests
  * @section: the package's Section (a "contrib/" or "non-free/" area is
  *           ignored)

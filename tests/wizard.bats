@@ -307,3 +307,21 @@ for a in json.load(sys.stdin):
 	[[ $output == *"# ~/.ssh exists but is protected: not granted"* ]]
 	[[ $output != *'Read_Write_Directory: {dir: ["~/.ssh"]}'* ]]
 }
+
+@test "wizard: a script gets what its interpreter needs (zgrep, pydoc3)" {
+	need_commands zgrep pydoc3 gzip
+	new_policy zgrep
+	grep -qF '  # it is a script for /bin/sh' "$FBAC_USER_DIR/zgrep.yaml"
+	grep -qF '  - Shell_Scripts' "$FBAC_USER_DIR/zgrep.yaml"
+	gzip -c "$HOME/Documents/fruit.txt" >"$HOME/Documents/fruit.txt.gz"
+	confined zgrep -n fig fruit.txt.gz
+	[ "$status" -eq 0 ]
+	[ "$output" = 3:fig ]
+	new_policy pydoc3
+	run --separate-stderr "$FBAC" new --yes -o - pydoc3
+	[[ $stderr == *"evidence for Python_Interpreter: it is a script for /usr/bin/python3"* ]]
+	printf 'def ripe():\n    "Say whether the fruit is ripe."\n' >"$HOME/Documents/fruitmod.py"
+	confined pydoc3 ./fruitmod.py
+	[ "$status" -eq 0 ]
+	[[ $output == *"Say whether the fruit is ripe."* ]]
+}

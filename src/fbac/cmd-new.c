@@ -129,6 +129,10 @@ static int tally(const struct probe *p, struct fbac_wizard *hl,
 					    fbac_arena_printf(a, "it calls %s()",
 							      p->elf.imports[i]));
 	}
+	if (r == 0 && p->script && fbac_wizard_interpreter(p->script))
+		r = fbac_wizard_add(blocks, fbac_wizard_interpreter(p->script),
+				    FBAC_WIZARD_LIBRARY,
+				    fbac_arena_printf(a, "it is a script for %s", p->script));
 	if (r == 0 && p->have_pkg && p->pkg.section) {
 		const char *f = fbac_wizard_section(p->pkg.section);
 

@@ -273,6 +273,32 @@ static int read_elf(struct probe *p)
 	return r;
 }
 
+/* A script's interpreter: the first word of its "#!" line, or the word
+ * after env. */
+static int read_script(struct probe *p)
+{
+	_cleanup_close_ int fd = open(p->canon, O_RDONLY | O_CLOEXEC);
+	char buf[256], *s, *w;
+	ssize_t n;
+
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf) - 1);
+	if (n < 3 || buf[0] != '#' || buf[1] != '!')
+		return 0;
+	buf[n] = '\0';
+	s = buf + 2;
+	s[strcspn(s, "\n")] = '\0';
+	w = strtok(s, " \t");
+	if (w && !strcmp(strrchr(w, '/') ? strrchr(w, '/') + 1 : w, "env"))
+		while ((w = strtok(NULL, " \t")) && (w[0] == '-' || strchr(w, '=')))
+			;
+	if (!w)
+		return 0;
+	p->script = fbac_arena_strdup(p->a, w);
+	return p->script ? 0 : -ENOMEM;
+}
+
 /* Whether an interpreter is the system's dynamic loader: ldd runs it. */
 static bool system_loader(const char *interp)
 {
@@ -386,7 +412,7 @@ int probe_program(const char *program, struct fbac_arena *a, struct probe *p)
 	if ((r = find_desktop(p)) < 0)
 		return r;
 	r = read_elf(p);
-	if (r == -ENOMEM)
+	if (r == -ENOMEM || (r == -ENOEXEC && (r = read_script(p)) < 0))
 		return r;
 	return run_ldd(p);
 }

@@ -32,6 +32,7 @@ struct probe {
 	const char **libs; /* resolved by ldd, absolute */
 	size_t n_libs;
 	const char *ldd_note; /* why ldd was not run, or NULL */
+	const char *script;   /* a script's interpreter ("#!"), or NULL */
 };
 
 /* Find the program and read what the system says about it; prints why a

@@ -226,6 +226,11 @@ static void test_mapping(void)
 	is_str(fbac_wizard_import("popen"), "Spawn_Shell", "popen runs a shell");
 	is_str(fbac_wizard_import("execvp"), "Executable_Search", "execvp searches PATH");
 	ok(!fbac_wizard_import("execve"), "execve does not");
+	is_str(fbac_wizard_interpreter("/bin/sh"), "Shell_Scripts", "a shell script");
+	is_str(fbac_wizard_interpreter("/usr/bin/python3.11"), "Python_Interpreter", "python3.11");
+	is_str(fbac_wizard_interpreter("perl"), "Perl_Interpreter", "perl");
+	ok(!fbac_wizard_interpreter("/usr/bin/pythonista") && !fbac_wizard_interpreter("/bin/zsh"),
+	   "pythonista, zsh say nothing");
 	is_str(fbac_wizard_section("contrib/games"), "Game", "a section in an area");
 	ok(!fbac_wizard_section("utils"), "utils says nothing");
 	is_str(fbac_wizard_keyword("A small Text Editor for X", &w), "File_Editor", "a phrase, any case");
