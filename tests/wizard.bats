@@ -209,6 +209,10 @@ no_denial() {
 	[ "$status" -eq 0 ]
 	[[ $output == *'- Text_Viewer: {files: ["~/notes", "/srv/x"]}'* ]]
 	[ ! -e "$FBAC_USER_DIR/diff.yaml" ]
+	# a relative path is made absolute, as executables must be
+	run --separate-stderr sh -c 'cd /usr && exec "$1" new --yes -o - ./bin/bc' sh "$FBAC"
+	[ "$status" -eq 0 ]
+	[[ $output == *'executables: ["/usr/bin/bc"]'* ]]
 	# Without a terminal's answers (end of input) it does not guess.
 	run --separate-stderr "$FBAC" new bc </dev/null
 	[ "$status" -eq 2 ]

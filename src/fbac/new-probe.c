@@ -20,6 +20,7 @@
 #include "macro.h"
 #include "new.h"
 #include "output.h"
+#include "path.h"
 
 #define DPKG_INFO "/var/lib/dpkg/info"
 #define DPKG_STATUS "/var/lib/dpkg/status"
@@ -70,10 +71,17 @@ static int find_in_path(const char *program, char *buf, size_t size)
 	const char *path = getenv("PATH");
 
 	if (strchr(program, '/')) {
+		char cwd[PATH_MAX], joined[2 * PATH_MAX + 2];
+		const char *why;
+
 		if (access(program, X_OK) < 0)
 			return -errno;
-		snprintf(buf, size, "%s", program);
-		return 0;
+		/* ./prog: absolute, as the policy's executables must be. */
+		if (program[0] != '/' && !getcwd(cwd, sizeof(cwd)))
+			return -errno;
+		snprintf(joined, sizeof(joined), "%s%s%s", program[0] == '/' ? "" : cwd,
+			 program[0] == '/' ? "" : "/", program);
+		return fbac_path_normalize(joined, buf, size, &why);
 	}
 	if (!path || !*path)
 		path = "/usr/local/bin:/usr/bin:/bin";
