@@ -209,6 +209,12 @@ no_denial() {
 	[ "$status" -eq 0 ]
 	[[ $output == *'- Text_Viewer: {files: ["~/notes", "/srv/x"]}'* ]]
 	[ ! -e "$FBAC_USER_DIR/diff.yaml" ]
+	# a policy of the same name in another file of the user's layer
+	mv "$FBAC_USER_DIR/bc.yaml" "$FBAC_USER_DIR/my-bc.yaml"
+	run --separate-stderr "$FBAC" new --yes --force bc
+	[ "$status" -eq 2 ]
+	[[ $stderr == *"refusing to write '$FBAC_USER_DIR/bc.yaml': $FBAC_USER_DIR/my-bc.yaml:3 already defines 'bc' in the user's layer"* ]]
+	[ ! -e "$FBAC_USER_DIR/bc.yaml" ]
 	# a relative path is made absolute, as executables must be
 	run --separate-stderr sh -c 'cd /usr && exec "$1" new --yes -o - ./bin/bc' sh "$FBAC"
 	[ "$status" -eq 0 ]

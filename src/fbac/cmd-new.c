@@ -160,6 +160,27 @@ static int tally(const struct probe *p, struct fbac_wizard *hl,
 	return r;
 }
 
+/* A policy of the same name in another file of the user's layer would
+ * make the layer define it twice. */
+static int same_name_elsewhere(const struct layers *l, const char *name,
+			       const char *dest)
+{
+	for (unsigned i = 0; i < l->lib->n_layers; i++) {
+		const struct fbac_application *app;
+		char a[PATH_MAX], b[PATH_MAX];
+
+		if (l->lib->layers[i].kind != FBAC_LAYER_USER ||
+		    !(app = fbac_library_find_app(l->lib, i, name)) ||
+		    !streq(app->name, name))
+			continue;
+		if (realpath(app->mark.file, a) && realpath(dest, b) && streq(a, b))
+			continue;
+		return log_error(-EEXIST, "refusing to write '%s': %s:%u already defines '%s' in the user's layer",
+				 dest, app->mark.file, app->mark.line, name);
+	}
+	return 0;
+}
+
 static bool graphical(const struct fbac_wizard *blocks)
 {
 	for (size_t i = 0; i < blocks->n_votes; i++)
@@ -420,6 +441,8 @@ int cmd_new(struct global *g, int argc, char **argv)
 	if (o.output)
 		snprintf(dest, sizeof(dest), "%s", o.output);
 	else if ((r = user_file(&l, p.name, dest, sizeof(dest))) < 0)
+		goto out;
+	if (!o.output && (r = same_name_elsewhere(&l, p.name, dest)) < 0)
 		goto out;
 	if (!o.output || !streq(o.output, "-")) {
 		fprintf(info, "\n");
