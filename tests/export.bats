@@ -69,6 +69,8 @@ parse() {
 	# only what no rule of ssh needs there is denied
 	[[ $output == *"  deny $HOME/.ssh{,/**} lx,"* ]]
 	[[ $output == *"protected '$HOME/.ssh': fbac keeps broad rules out of it for file_read,"*"AppArmor cannot, since this policy names it"* ]]
+	# scp has a policy of its own: ssh runs it under both (stacked)
+	[[ $output == *"  # /usr/bin/scp has a policy of its own: it runs under both"$'\n'"  /usr/bin/scp mrkpix -> &scp,"* ]]
 	# last: parse runs apparmor_parser, which replaces $output
 	parse "$BATS_TEST_TMPDIR/ssh"
 }
@@ -123,6 +125,17 @@ parse() {
 	[[ $output != *"signal (send) peer=odd,"* ]]
 	# last: parse runs apparmor_parser, which replaces $output
 	parse "$BATS_TEST_TMPDIR/odd"
+}
+
+@test "export: programs with a policy of their own that a pattern lets it run are listed" {
+	need_commands apparmor_parser
+	run --separate-stderr "$FBAC" export --apparmor git
+	[ "$status" -eq 0 ]
+	printf '%s\n' "$output" >"$BATS_TEST_TMPDIR/git"
+	[[ $output == *"#   programs with a policy of their own that this one runs through a"*"/usr/bin/vim.basic"* ]]
+	[[ $output != *"/usr/bin/vim.basic pix"* ]]
+	# last: parse runs apparmor_parser, which replaces $output
+	parse "$BATS_TEST_TMPDIR/git"
 }
 
 @test "export: refusals are usage errors with a message" {

@@ -44,7 +44,15 @@ struct out {
 	struct list {
 		const char **v;
 		size_t n, cap;
-	} getattr, ioctl;
+	} getattr, ioctl, unstacked;
+	/* Other application policies' executables: running one stacks its
+	 * profile (fbac-run intersects both policies). */
+	const struct fbac_library *lib;
+	const struct fbac_application *self;
+	/* AppArmor takes about 14 named transitions in one profile. */
+#define AA_MAX_TARGETS 12
+	const char *targets[AA_MAX_TARGETS];
+	size_t n_targets;
 	int err;
 };
 

@@ -6,7 +6,9 @@
  * zero or more components, so a trailing one becomes "{,/" "**}" and one
  * in the middle "/{," "**" "/}". Operations become modes: file_read r, the changes w,
  * file_append a (w includes it), file_link l, file_execute ix (the child
- * keeps the profile, as fbac's authority is inherited across exec), and k
+ * keeps the profile, as fbac's authority is inherited across exec; a
+ * program named by a rule that has a policy of its own stacks its profile,
+ * "pix -> &NAME", as fbac-run intersects both), and k
  * and m with what may be opened, because fbac does not mediate locking or
  * mapping. Each rule is preceded by the functionality chain it came from.
  */
@@ -21,6 +23,72 @@
 #include "fbac.h"
 #include "macro.h"
 #include "ops.h"
+#include "path.h"
+
+/* The application policy (of another program) whose executable path is:
+ * in the highest discretionary layer that has one. */
+static const struct fbac_application *other_app(const struct out *o,
+						 const char *path)
+{
+	for (unsigned i = o->lib->n_layers; i-- > 0;) {
+		const struct fbac_application *a;
+
+		if (o->lib->layers[i].kind == FBAC_LAYER_ADMIN)
+			continue;
+		a = fbac_library_find_app(o->lib, i, path);
+		if (a && !streq(a->name, o->self->name))
+			return a;
+	}
+	return NULL;
+}
+
+/* Whether running path may stack a's profile: a named transition, of
+ * which a profile has only so many (else it is noted, and the program
+ * runs under this profile alone, as a program without a policy would). */
+static bool may_stack(struct out *o, const struct fbac_application *a,
+		      const char *path)
+{
+	for (size_t i = 0; i < o->n_targets; i++)
+		if (streq(o->targets[i], a->name))
+			return true;
+	if (o->n_targets < AA_MAX_TARGETS) {
+		o->targets[o->n_targets++] = a->name;
+		return true;
+	}
+	note(o, "%s has the policy '%s' of its own: AppArmor takes at most %d profile transitions in a profile, so here it runs under this profile alone",
+	     path, a->name, AA_MAX_TARGETS);
+	return false;
+}
+
+/* The executables of other application policies that the policy lets the
+ * program run through a pattern (all of /usr/bin, say): listed. A literal
+ * rule for each would stack its profile, but AppArmor takes only so many
+ * transitions in a profile. */
+static void other_programs(struct out *o, const struct fbac_policy *pol)
+{
+	for (size_t i = 0; i < o->lib->n_apps; i++) {
+		const struct fbac_application *a = o->lib->apps[i];
+
+		if (streq(a->name, o->self->name) ||
+		    o->lib->layers[a->layer].kind == FBAC_LAYER_ADMIN)
+			continue;
+		for (size_t k = 0; k < a->n_executables; k++) {
+			const char *e = a->executables[k];
+			struct fbac_verdict v;
+			bool literal = false;
+
+			if (other_app(o, e) != a ||
+			    fbac_policy_check_path(pol, FBAC_OP_FILE_EXECUTE, e, &v) < 0 ||
+			    !v.allowed)
+				continue;
+			for (size_t r = 0; r < pol->n_prules && !literal; r++)
+				literal = (pol->prules[r].ops & OPB(FILE_EXECUTE)) &&
+					  streq(pol->prules[r].pattern, e);
+			if (!literal)
+				add_to(o, &o->unstacked, e);
+		}
+	}
+}
 
 /* One path rule (or carve-out): a line for files and, when the rule names
  * directories, one for them. */
@@ -29,6 +97,7 @@ static void path_rule(struct out *o, const char *pattern, uint32_t ops, bool den
 {
 	char glob[2 * FBAC_MAX_PATH + 32], m[16];
 	uint32_t widened = 0;
+	const struct fbac_application *other;
 
 	if (aa_glob(pattern, tree, false, glob, sizeof(glob)) < 0) {
 		note(o, "%s %s '%s' from %s: the path has a character AppArmor paths cannot hold",
@@ -43,12 +112,23 @@ static void path_rule(struct out *o, const char *pattern, uint32_t ops, bool den
 	if (!deny && (ops & W_FILE_OPS) && !(ops & OPB(FILE_WRITE)))
 		widened = ops & W_FILE_OPS;
 	modes(ops, tree ? BOTH : FILES, deny, m);
+	other = !deny && (ops & OPB(FILE_EXECUTE)) && !fbac_has_wildcard(pattern) ?
+			other_app(o, pattern) : NULL;
+	if (other && !may_stack(o, other, pattern))
+		other = NULL;
 	if (*m) {
 		from(o, or);
 		if (widened)
 			fprintf(o->f, "  # wider here: AppArmor grants %s only with w, which also allows writing\n",
 				op_names(widened));
-		fprintf(o->f, "  %s%s %s,\n", deny ? "deny " : "", glob, m);
+		if (other) {
+			/* "mrkix" -> "mrkpix -> &NAME" */
+			m[strlen(m) - 2] = '\0';
+			fprintf(o->f, "  # %s has a policy of its own: it runs under both\n", pattern);
+			fprintf(o->f, "  %s %spix -> &%s,\n", glob, m, other->name);
+		} else {
+			fprintf(o->f, "  %s%s %s,\n", deny ? "deny " : "", glob, m);
+		}
 	}
 	if (tree || !(ops & DIR_OPS))
 		return;
@@ -184,7 +264,7 @@ int export_apparmor(FILE *f, const struct layers *l,
 		    const struct fbac_application *app,
 		    const struct fbac_policy *pol)
 {
-	struct out o = { .f = f };
+	struct out o = { .f = f, .lib = l->lib, .self = app };
 	char glob[2 * FBAC_MAX_PATH + 32];
 	const char *home = fbac_env_get(&l->env, "HOME", 4);
 
@@ -251,6 +331,7 @@ int export_apparmor(FILE *f, const struct layers *l,
 				  n >= 3 && streq(r->pattern + n - 3, "/**"), r->origin);
 		}
 	}
+	other_programs(&o, pol);
 	net_rules(&o, pol);
 	abstract_rules(&o, pol);
 	fprintf(f, "\n  # unix sockets: fbac decides connect and bind only (above); the\n"
@@ -268,7 +349,7 @@ int export_apparmor(FILE *f, const struct layers *l,
 	o.last = NULL;
 	protected_paths(&o, pol);
 	fprintf(f, "}\n");
-	if (o.n_notes || o.getattr.n || o.ioctl.n) {
+	if (o.n_notes || o.getattr.n || o.ioctl.n || o.unstacked.n) {
 		fprintf(f, "\n# Not expressible in AppArmor 3 (listed, not dropped):\n");
 		print_list(f, "file_getattr (stat, access, readlink): AppArmor does not mediate it,\n"
 			   "#   so this profile lets the program see the metadata of every path;\n"
@@ -276,11 +357,16 @@ int export_apparmor(FILE *f, const struct layers *l,
 		print_list(f, "file_ioctl: AppArmor 3 has no ioctl rule, so this profile allows\n"
 			   "#   ioctl(2) on whatever the program opens; fbac grants it only on:",
 			   &o.ioctl);
+		print_list(f, "programs with a policy of their own that this one runs through a\n"
+			   "#   pattern: under this profile alone here, where fbac-run would\n"
+			   "#   intersect both policies (a rule naming one stacks its profile):",
+			   &o.unstacked);
 		for (size_t i = 0; i < o.n_notes; i++)
 			fprintf(f, "#   %s\n", o.notes[i]);
 	}
 	free(o.getattr.v);
 	free(o.ioctl.v);
+	free(o.unstacked.v);
 	for (size_t i = 0; i < o.n_notes; i++)
 		free(o.notes[i]);
 	free(o.notes);
