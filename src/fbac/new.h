@@ -137,4 +137,22 @@ int user_file(const struct layers *l, const char *name, char *buf, size_t size);
 int install_policy(const char *from, const char *to, bool force);
 void print_file(const char *path);
 
+struct fbac_wizard;
+struct fbac_wizard_vote;
+/* Whether f includes name, directly or not. */
+bool reaches(const struct fbac_functionality *f, const char *name,
+	     unsigned depth);
+/* Count the evidence of p: high-level functionalities in hl, building
+ * blocks in blocks. Return: 0 or -ENOMEM. */
+int tally(const struct probe *p, struct fbac_wizard *hl,
+	  struct fbac_wizard *blocks);
+/* Whether the building blocks include Graphical_Application. */
+bool graphical(const struct fbac_wizard *blocks);
+/* A vote's reasons joined by "; ". */
+const char *join_reasons(struct fbac_arena *a, const struct fbac_wizard_vote *v);
+/* The high-level item's arguments: those filled, given or differing from
+ * the default ("{app_name: \"w3m\"}"), or NULL. */
+const char *hl_args(struct fbac_arena *a, const struct fbac_functionality *f,
+		    const struct param_answer *ans);
+
 #endif
