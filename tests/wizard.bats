@@ -310,6 +310,11 @@ for a in json.load(sys.stdin):
 	grep -qF '  - Application_Config: {app_name: "usefoo"}' "$pol"
 	run --separate-stderr "$FBAC_RUN" "$d/bin/usefoo"
 	[ "$status" -eq 0 ] && [ "$output" = foo=42 ] && [[ $stderr != *denied* ]] || { show_run; false; }
+	# what it imports of the network is a note: the ports are not known yet
+	need_commands rsync
+	run --separate-stderr "$FBAC" new --yes -o - rsync
+	[[ $stderr == *"note: it calls connect(): if it connects to servers, add HTTP_Client, or TCP_Client"* ]]
+	[[ $output == *"# it calls listen(): if it serves clients, add TCP_Server or UDP_Server"* ]]
 	# a per-user folder that is protected is reported, never granted
 	need_commands ssh
 	run --separate-stderr "$FBAC" new --yes -o - ssh

@@ -280,6 +280,8 @@ int cmd_new(struct global *g, int argc, char **argv)
 		goto out;
 	if ((r = draft_fill(&d, &p, pol, &l2.env)) < 0)
 		goto out;
+	for (size_t i = 0; i < d.n_notes; i++)
+		fprintf(info, "note: %s\n", d.notes[i]);
 	fbac_policy_free(pol);
 	pol = NULL;
 	layers_free(&l2);

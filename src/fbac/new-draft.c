@@ -358,13 +358,42 @@ static int fill_user(struct draft *d, const struct probe *p,
 	return 0;
 }
 
+/* What the program's imports say of the network, when the draft grants
+ * none: a note, since the ports and hosts are not known before it runs. */
+static int note_network(struct draft *d, const struct probe *p,
+			const struct fbac_policy *pol)
+{
+	bool out = false, in = false;
+
+	for (size_t i = 0; i < pol->n_net; i++)
+		if (pol->net[i]->ops & FBAC_OP_BIT(FBAC_OP_NETWORK_OUTGOING))
+			out = true;
+		else
+			in = true;
+	for (size_t i = 0; i < p->elf.n_imports; i++) {
+		const char *s = p->elf.imports[i];
+
+		if (!out && (streq(s, "connect") || streq(s, "getaddrinfo"))) {
+			out = true;
+			if (draft_note(d, "it calls %s(): if it connects to servers, add HTTP_Client, or TCP_Client or UDP_Client with their ports (not known before it runs)", s) < 0)
+				return -ENOMEM;
+		}
+		if (!in && (streq(s, "listen") || streq(s, "recvfrom"))) {
+			in = true;
+			if (draft_note(d, "it calls %s(): if it serves clients, add TCP_Server or UDP_Server with their ports", s) < 0)
+				return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
 int draft_fill(struct draft *d, const struct probe *p,
 	       const struct fbac_policy *pol, const struct fbac_env *env)
 {
 	int r;
 
 	if ((r = fill_libs(d, p, pol)) < 0 || (r = fill_package(d, p, pol)) < 0 ||
-	    (r = fill_user(d, p, pol, env)) < 0)
+	    (r = fill_user(d, p, pol, env)) < 0 || (r = note_network(d, p, pol)) < 0)
 		return r == -E2BIG ?
 			       log_error(r, "too many functionalities for one policy (at most %d)",
 					 DRAFT_MAX_ITEMS) :
