@@ -38,4 +38,11 @@
 #define FBAC_MAX_PATH_DEPTH 256	      /* components of a path */
 #define FBAC_MAX_DIAG 512	      /* one diagnostic message */
 
+/* What fbac new reads about a program (lib/elf.c, lib/desktop.c). */
+#define FBAC_MAX_ELF_NEEDED 512	      /* DT_NEEDED entries of one executable */
+#define FBAC_MAX_ELF_IMPORTS 65536    /* undefined dynamic symbols of one executable */
+#define FBAC_MAX_ELF_SIZE (256 * 1024 * 1024) /* bytes of an executable read */
+#define FBAC_MAX_DESKTOP_CATEGORIES 64 /* Categories of one desktop entry */
+#define FBAC_MAX_INFO_FILE (64 * 1024 * 1024) /* bytes of dpkg status, a .list or .desktop */
+
 #endif

@@ -218,8 +218,8 @@ static int build_stack(struct options *o, struct layers *l, const char *exe,
 		r = fbac_stack_build(&si, st, &d);
 	}
 	if (r == -ENOENT)
-		return log_error(r, "no application policy names '%s': use --as FUNCTIONALITY (see 'fbac list')",
-				 exe);
+		return log_error(r, "no application policy names '%s': write one with 'fbac new %s', or use --as FUNCTIONALITY (see 'fbac list')",
+				 exe, strrchr(exe, '/') ? strrchr(exe, '/') + 1 : exe);
 	if (r < 0)
 		return log_diag(r, &d);
 	return 0;

@@ -21,6 +21,8 @@ static const char doc[] =
 	"  show       a functionality or application: tree, privileges, kernel rules\n"
 	"  check      validate profile files and directories\n"
 	"  explain    is an operation allowed, and by which functionality?\n"
+	"  new        write a policy for a program: the wizard\n"
+	"  export     write a policy in another system's language (AppArmor)\n"
 	"\nRun 'fbac COMMAND --help' for a command's options. See fbac(1).";
 
 static const struct argp_option options[] = {
@@ -68,6 +70,8 @@ int main(int argc, char **argv)
 		{ "show", cmd_show },
 		{ "check", cmd_check },
 		{ "explain", cmd_explain },
+		{ "new", cmd_new },
+		{ "export", cmd_export },
 	};
 	struct argp argp = { options, parse_opt, "COMMAND [ARG...]", doc,
 			     NULL, NULL, NULL };
