@@ -14,6 +14,15 @@ void print_origin(FILE *f, const struct fbac_origin *o)
 		o->mark.line, o->mark.col);
 }
 
+void print_layer_role(FILE *f, const struct fbac_stack_entry *e)
+{
+	if (e->kind == FBAC_LAYER_ADMIN)
+		fprintf(f, " (the administrator's ceiling: applies whatever the other layers grant)");
+	else if (e->replaces)
+		fprintf(f, " (the user's own policy: replaces the %s's)",
+			e->replaces);
+}
+
 void print_ops(FILE *f, uint32_t ops)
 {
 	bool first = true;

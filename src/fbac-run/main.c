@@ -389,8 +389,10 @@ static int run(struct options *o)
 	landlock_missing(&st, abi, missing, sizeof(missing));
 	if (o->check) {
 		for (size_t i = 0; i < st.n; i++) {
-			printf("layer %s: %s\n", st.entries[i].layer_name,
+			printf("layer %s: %s", st.entries[i].layer_name,
 			       st.entries[i].policy->name);
+			print_layer_role(stdout, &st.entries[i]);
+			putchar('\n');
 			print_policy(stdout, st.entries[i].policy);
 		}
 		printf("landlock ABI %d%s%s\n", abi, missing[0] ? "; missing: " : "",

@@ -269,6 +269,11 @@ int cmd_explain(struct global *g, int argc, char **argv)
 	printf(" for %s\n", app ? app : "--as");
 	for (size_t i = 0; i < st.n; i++)
 		print_entry(&st.entries[i], opname, &verdicts[i]);
+	for (size_t i = 0; i < st.n; i++)
+		if (st.entries[i].replaces)
+			printf("  (layer %s's policy replaces layer %s's)\n",
+			       st.entries[i].layer_name,
+			       st.entries[i].replaces);
 	if (!allowed) {
 		const char *fill_dir = fbac_suggest_fill_dir(&q, fill,
 							     sizeof(fill));

@@ -67,6 +67,29 @@ static void print_tree(const struct fbac_rnode *n, unsigned depth)
 		print_tree(n->children[i], depth + 1);
 }
 
+/* Which layers' policies fbac-run stacks for the program. */
+static void print_in_force(const struct fbac_library *lib, const char *name,
+			   const struct fbac_application *const *force,
+			   size_t n, int replaced)
+{
+	size_t k = 0;
+
+	printf("  in force for %s:", name);
+	for (unsigned i = 0; i < lib->n_layers; i++) {
+		const struct fbac_layer *ly = &lib->layers[i];
+
+		if (!force[i])
+			continue;
+		printf("%s layer %s", k++ ? "," : "", ly->name);
+		if (ly->kind == FBAC_LAYER_ADMIN)
+			printf(" (the administrator's ceiling)");
+		else if (ly->kind == FBAC_LAYER_USER && replaced >= 0)
+			printf(" (the user's own policy, replacing layer %s's)",
+			       lib->layers[replaced].name);
+	}
+	printf(n > 1 ? "; allowed only what each allows\n" : "\n");
+}
+
 int cmd_show(struct global *g, int argc, char **argv)
 {
 	struct argp argp = {
@@ -84,6 +107,9 @@ int cmd_show(struct global *g, int argc, char **argv)
 	struct fbac_resolved *res = NULL;
 	struct fbac_policy *pol = NULL;
 	struct fbac_diag d = { 0 };
+	const struct fbac_application *force[FBAC_MAX_LAYERS];
+	size_t n_force = 0;
+	int replaced = -1;
 	struct layers l;
 	int r, ret = EXIT_DENIED_OR_INVALID;
 
@@ -97,8 +123,16 @@ int cmd_show(struct global *g, int argc, char **argv)
 		goto out;
 	}
 	f = fbac_library_find(l.lib, o.name);
-	for (unsigned i = 0; !f && !app && i < l.lib->n_layers; i++)
-		app = fbac_library_find_app(l.lib, i, o.name);
+	if (!f) {
+		n_force = fbac_stack_layers(l.lib, o.name, force, &replaced);
+		/* The user's own policy when it replaces the library's. */
+		for (unsigned i = 0; !app && i < l.lib->n_layers; i++)
+			if (force[i] &&
+			    l.lib->layers[i].kind != FBAC_LAYER_ADMIN)
+				app = force[i];
+		for (unsigned i = 0; !app && i < l.lib->n_layers; i++)
+			app = fbac_library_find_app(l.lib, i, o.name);
+	}
 	if (!f && !app) {
 		log_error(0, "unknown functionality or application '%s' (see 'fbac list')",
 			  o.name);
@@ -144,6 +178,7 @@ int cmd_show(struct global *g, int argc, char **argv)
 		for (size_t i = 0; i < app->n_executables; i++)
 			printf(" %s", app->executables[i]);
 		putchar('\n');
+		print_in_force(l.lib, app->name, force, n_force, replaced);
 	}
 	r = fbac_resolve(&ri, &res, &d);
 	if (r == 0)
