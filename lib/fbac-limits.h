@@ -37,5 +37,6 @@
 #define FBAC_MAX_PATH 4096	      /* a path or pattern, with its NUL */
 #define FBAC_MAX_PATH_DEPTH 256	      /* components of a path */
 #define FBAC_MAX_DIAG 512	      /* one diagnostic message */
+#define FBAC_MAX_PROBLEMS 50	      /* problems printed in one run */
 
 #endif

@@ -818,7 +818,7 @@ static int include(struct resolver *rs, const struct frame *parent,
 	int r;
 
 	/* Missing arguments are reported by eval_param, after -D had its say. */
-	if ((r = fbac_check_include(inc, false, rs->diag)) < 0)
+	if ((r = fbac_check_include(rs->in->lib, inc, false, rs->diag)) < 0)
 		return r;
 	for (const struct frame *p = parent; p; p = p->parent)
 		if (p->f == inc->target)

@@ -237,8 +237,11 @@ int cmd_explain(struct global *g, int argc, char **argv)
 			.target = fbac_library_find(l.lib, o.as[i]),
 		};
 		if (!grants[i].target) {
-			log_error(0, "unknown functionality '%s' (see 'fbac list')",
-				  o.as[i]);
+			const char *close = fbac_library_closest(l.lib, o.as[i]);
+
+			log_error(0, "unknown functionality '%s' (%s%s%ssee 'fbac list')",
+				  o.as[i], close ? "did you mean '" : "", close ?: "",
+				  close ? "'? " : "");
 			goto out;
 		}
 	}

@@ -134,8 +134,11 @@ int cmd_show(struct global *g, int argc, char **argv)
 			app = fbac_library_find_app(l.lib, i, o.name);
 	}
 	if (!f && !app) {
-		log_error(0, "unknown functionality or application '%s' (see 'fbac list')",
-			  o.name);
+		const char *close = fbac_library_closest(l.lib, o.name);
+
+		log_error(0, "unknown functionality or application '%s' (%s%s%ssee 'fbac list')",
+			  o.name, close ? "did you mean '" : "", close ?: "",
+			  close ? "'? " : "");
 		ret = EXIT_FAILURE_USAGE;
 		goto out;
 	}
