@@ -11,6 +11,8 @@
 void print_origin(FILE *f, const struct fbac_origin *o);
 void print_ops(FILE *f, uint32_t ops);
 void print_policy(FILE *f, const struct fbac_policy *p);
+/* The kernel's TCP ports ("  tcp connect: ...", "  tcp bind: ..."). */
+void print_kernel_ports(FILE *f, const struct fbac_policy *p);
 /* What a stack entry is there for, as " (...)", or nothing: the
  * administrator's ceiling, a user's policy that replaces the library's. */
 void print_layer_role(FILE *f, const struct fbac_stack_entry *e);

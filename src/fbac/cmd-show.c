@@ -6,17 +6,21 @@
 
 #include "fbac.h"
 #include "output.h"
+#include "summary.h"
 
 struct show_opts {
 	const char *name;
 	struct fbac_define defs[FBAC_MAX_DEFINES];
 	size_t n_defs;
-	bool bad;
+	bool bad, full;
 };
 
 static const struct argp_option options[] = {
 	{ "define", 'D', "[FUNC.]PARAM=VALUE", 0,
 	  "Set a parameter (lists: comma-separated)", 0 },
+	{ "full", 'f', NULL, 0,
+	  "Print the whole tree, every rule with its origin, every kernel rule and what the supervisor decides, instead of a summary",
+	  0 },
 	{ 0 }
 };
 
@@ -28,6 +32,9 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
 	case 'D':
 		if (parse_define(arg, o->defs, &o->n_defs) < 0)
 			o->bad = true;
+		return 0;
+	case 'f':
+		o->full = true;
 		return 0;
 	case ARGP_KEY_ARG:
 		if (o->name)
@@ -94,9 +101,11 @@ int cmd_show(struct global *g, int argc, char **argv)
 {
 	struct argp argp = {
 		options, parse_opt, "NAME",
-		"Show a functionality or application policy: its hierarchy with "
-		"arguments, the flattened privileges with their provenance, the "
-		"kernel rules and what the supervisor decides.",
+		"Show a functionality or application policy: what it grants by "
+		"kind, the protected paths it reaches and does not, the "
+		"functionalities it includes and the kernel's part; with --full, "
+		"its hierarchy with arguments, the flattened privileges with their "
+		"provenance, the kernel rules and what the supervisor decides.",
 		NULL, NULL, NULL
 	};
 	struct show_opts o = { 0 };
@@ -191,6 +200,14 @@ int cmd_show(struct global *g, int argc, char **argv)
 		/* A bad -D is a usage error, not a broken profile. */
 		if (streq(d.file, "<command line>"))
 			ret = EXIT_FAILURE_USAGE;
+		goto out;
+	}
+	if (!o.full) {
+		print_policy_summary(stdout, pol,
+				     fbac_env_get(&l.env, "HOME", 4));
+		printf("(fbac show --full %s: every rule with its origin)\n",
+		       o.name);
+		ret = EXIT_OK;
 		goto out;
 	}
 	printf("hierarchy:\n");
