@@ -196,3 +196,13 @@ denied_port() {
 	[[ ${lines[0]} == "layer user: curl (the user's own policy: replaces the library's)" ]] ||
 		{ show_run; fail "--check as uid 65534"; }
 }
+
+@test "layers: as uid 65534, the root-owned administrator's layer is the ceiling over the user's policy" {
+	[[ $EUID -eq 0 ]] || skip_or_fail "the administrator's layer must be root's: run as root"
+	require_unprivileged
+	curl_policy "$FBAC_USER_DIR" 80 443 "$PORT"
+	admin_policy 80 443
+	run --separate-stderr run_unprivileged "$FBAC_RUN" /usr/bin/curl -sS "http://127.0.0.1:$PORT/page.txt"
+	denied_port admin
+	[[ $(stat -c %u "$(unprivileged_root)/etc-fbac/curl.yaml") == 0 ]] || fail "the staged admin layer is not root's"
+}

@@ -101,20 +101,14 @@ static const struct kind {
 				   FBAC_OP_BIT(FBAC_OP_UNIX_BIND) },
 };
 
-/* Which paths a person wants to see first: in the home, then the
- * broadest (shortest), then by name. */
-static const struct ctx *rank_ctx;
-
 /* 0: a folder of the user's (~/Documents), 1: a hidden one of the home
  * (~/.cache), 2: elsewhere. */
-static int area(const char *path)
+static int area(const struct ctx *c, const char *path)
 {
-	if (!under_home(rank_ctx, path))
+	if (!under_home(c, path))
 		return 2;
-	return path[rank_ctx->home_len] == '/' &&
-			       path[rank_ctx->home_len + 1] == '.' ?
-		       1 :
-		       0;
+	return path[c->home_len] == '/' && path[c->home_len + 1] == '.' ? 1 :
+									    0;
 }
 
 static bool is_tree(const char *path)
@@ -124,10 +118,13 @@ static bool is_tree(const char *path)
 	return n >= 3 && streq(path + n - 3, "/**");
 }
 
-static int rank(const void *a, const void *b)
+/* Which paths a person wants to see first: the user's folders, then
+ * hidden ones of the home, then the rest; trees first, then the shortest,
+ * then by name. */
+static int rank(const void *a, const void *b, void *ctx)
 {
 	const char *x = *(const char *const *)a, *y = *(const char *const *)b;
-	int ax = area(x), ay = area(y);
+	int ax = area(ctx, x), ay = area(ctx, y);
 	size_t lx = strlen(x), ly = strlen(y);
 
 	if (ax != ay)
@@ -146,8 +143,7 @@ static void ranked_list(const struct ctx *c, const char *label,
 	struct wrap w;
 	char more[64];
 
-	rank_ctx = c;
-	qsort(v, n, sizeof(*v), rank);
+	qsort_r(v, n, sizeof(*v), rank, (void *)c);
 	wrap_begin(&w, c, label);
 	for (size_t i = 0; i < n && i < SUMMARY_PATHS; i++)
 		wrap_item(&w, v[i]);
