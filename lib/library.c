@@ -269,13 +269,26 @@ int fbac_check_include(const struct fbac_library *lib,
 
 		for (size_t p = 0; p < t->n_params && !found; p++)
 			found = streq(t->params[p].name, inc->arg_names[a]);
-		if (!found)
-			return fbac_diag_at(
-				diag,
+		if (!found) {
+			const struct fbac_mark *m =
 				inc->arg_marks ? &inc->arg_marks[a] :
-						 &inc->arg_values[a]->mark,
-				-EINVAL, "'%s' has no parameter '%s'", t->name,
-				inc->arg_names[a]);
+						 &inc->arg_values[a]->mark;
+			const char *close = NULL;
+			unsigned best = UINT_MAX;
+
+			for (size_t p = 0; p < t->n_params; p++)
+				if (fbac_spell_better(inc->arg_names[a],
+						      t->params[p].name, &best))
+					close = t->params[p].name;
+			if (close)
+				return fbac_diag_at(
+					diag, m, -EINVAL,
+					"'%s' has no parameter '%s' (did you mean '%s'?)",
+					t->name, inc->arg_names[a], close);
+			return fbac_diag_at(diag, m, -EINVAL,
+					    "'%s' has no parameter '%s'",
+					    t->name, inc->arg_names[a]);
+		}
 	}
 	for (size_t p = 0; p < t->n_params; p++) {
 		bool given = false;

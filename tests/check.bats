@@ -193,3 +193,37 @@ write_broken() {
 	has_err_line "$u/e-app.yaml:4:19: unknown functionality 'Text_Viewr' (did you mean 'Text_Viewer'?)"
 	has_err_line "fbac: 9 problems found"
 }
+
+@test "did you mean: include arguments, variables and parameters" {
+	cat >"$D/args.yaml" <<-'EOF2'
+		fbac: 1
+		functionality: Typo_Argument
+		category: files
+		description: a misspelt argument
+		includes:
+		  - Read_Only_Directory: {dri: /srv}
+	EOF2
+	cat >"$D/vars.yaml" <<-'EOF2'
+		fbac: 1
+		functionality: Typo_Variable
+		category: files
+		description: a misspelt variable
+		privileges:
+		  - file_read: $HOEM/x
+		---
+		fbac: 1
+		functionality: Typo_Parameter
+		category: files
+		description: a misspelt parameter
+		parameters:
+		  notes: {type: path, default: /srv/notes}
+		privileges:
+		  - file_read: $nots/y
+	EOF2
+	run --separate-stderr "$FBAC" check "$D"
+	expect_status 1
+	has_err_line "$D/args.yaml:6:27: 'Read_Only_Directory' has no parameter 'dri' (did you mean 'dir'?)"
+	has_err_line "$D/vars.yaml:6:16: unknown variable '\$HOEM' (did you mean '\$HOME'?)"
+	has_err_line "$D/vars.yaml:15:16: unknown parameter '\$nots' of 'Typo_Parameter' (did you mean '\$notes'?)"
+	has_err_line "fbac: 3 problems found"
+}
