@@ -695,8 +695,8 @@ static void test_checks(void)
 	r = fbac_check_functionality(lib, fbac_library_find(lib, "User"), &d);
 	is_int(r, -EINVAL, "an argument naming no parameter");
 	is_diag(&d, "t0.yaml", 31, 27,
-		"'Read_Only_Directory' has no parameter 'dri'",
-		"unknown argument: position of its name");
+		"'Read_Only_Directory' has no parameter 'dri' (did you mean 'dir'?)",
+		"unknown argument: position of its name, and the name meant");
 	fbac_diag_clear(&d);
 	r = fbac_check_functionality(lib, fbac_library_find(lib, "User2"), &d);
 	is_int(r, -EINVAL, "a missing required argument");
