@@ -99,10 +99,18 @@ static int load_file(struct layers *l, const char *path, bool trusted)
 		fbac_diags_free(&all);
 		return r;
 	}
-	if (r < 0)
+	if (r < 0 && !all.n && !all.dropped) {
+		struct fbac_diag d = { 0 };
+		struct fbac_mark m = { path, 0, 0 };
+
+		/* A refusal without a diagnostic is never silent. */
+		fbac_diag_at(&d, &m, r, "cannot load: %s", strerror(-r));
+		report(l, r, &d);
+	} else if (r < 0) {
 		report_all(l, &all);
-	else
+	} else {
 		l->files++;
+	}
 	fbac_diags_free(&all);
 	return 0;
 }
