@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "diag.h"
 
+#include <errno.h>
 #include <stdarg.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -48,4 +50,22 @@ int fbac_diag_format(const struct fbac_diag *d, char *buf, size_t size)
 	if (d->file[0])
 		return snprintf(buf, size, "%s: %s", d->file, d->msg);
 	return snprintf(buf, size, "%s", d->msg);
+}
+
+int fbac_diags_add(struct fbac_diags *l, const struct fbac_diag *d)
+{
+	if (l->n >= FBAC_MAX_PROBLEMS) {
+		l->dropped++;
+		return 0;
+	}
+	if (!l->v && !(l->v = calloc(FBAC_MAX_PROBLEMS, sizeof(*l->v))))
+		return -ENOMEM;
+	l->v[l->n++] = *d;
+	return 0;
+}
+
+void fbac_diags_free(struct fbac_diags *l)
+{
+	free(l->v);
+	*l = (struct fbac_diags){ 0 };
 }

@@ -35,4 +35,18 @@ int fbac_diag_isset(const struct fbac_diag *d);
 /* Format as "file:line:col: msg" (or without the position parts it lacks). */
 int fbac_diag_format(const struct fbac_diag *d, char *buf, size_t size);
 
+/*
+ * Several diagnostics, in the order found (fbac check reports them all).
+ * At most FBAC_MAX_PROBLEMS are kept; the ones beyond are only counted in
+ * `dropped`, for the caller to say how many it cannot show.
+ */
+struct fbac_diags {
+	struct fbac_diag *v;
+	size_t n, dropped;
+};
+
+/* Append a copy of d. Return: 0, -ENOMEM. */
+int fbac_diags_add(struct fbac_diags *l, const struct fbac_diag *d);
+void fbac_diags_free(struct fbac_diags *l);
+
 #endif

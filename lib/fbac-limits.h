@@ -37,6 +37,7 @@
 #define FBAC_MAX_PATH 4096	      /* a path or pattern, with its NUL */
 #define FBAC_MAX_PATH_DEPTH 256	      /* components of a path */
 #define FBAC_MAX_DIAG 512	      /* one diagnostic message */
+#define FBAC_MAX_PROBLEMS 50	      /* problems printed in one run */
 
 /* What fbac new reads about a program (lib/elf.c, lib/desktop.c). */
 #define FBAC_MAX_ELF_NEEDED 512	      /* DT_NEEDED entries of one executable */

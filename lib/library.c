@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -12,6 +13,7 @@
 
 #include "fbac-limits.h"
 #include "profile.h"
+#include "spell.h"
 
 /* A file that cannot be parsed is a result too: loading it reports why. */
 static int parse_failed(struct fbac_parsed *out, int err)
@@ -114,8 +116,13 @@ fbac_library_find(const struct fbac_library *lib, const char *name)
 		size_t mid = lo + (hi - lo) / 2;
 		int c = strcmp(name, lib->funcs[mid]->name);
 
-		if (c == 0)
+		if (c == 0) {
+			/* The first of equal names (a duplicate is reported;
+			 * fbac check goes on with the first definition). */
+			while (mid > 0 && streq(name, lib->funcs[mid - 1]->name))
+				mid--;
 			return lib->funcs[mid];
+		}
 		if (c < 0)
 			hi = mid;
 		else
@@ -152,9 +159,17 @@ static void link_includes(const struct fbac_library *lib,
 		inc[i].target = fbac_library_find(lib, inc[i].name);
 }
 
-int fbac_library_link(struct fbac_library *lib, struct fbac_diag *diag)
+/* Every duplicate name into all (or the first into diag); link anyway
+ * when all is given. */
+static int link_lib(struct fbac_library *lib, struct fbac_diag *diag,
+		    struct fbac_diags *all)
 {
-	
+	struct fbac_diag d = { 0 };
+	bool dup = false;
+	int r;
+
+	if (all)
+		diag = &d;
 	if (lib->n_funcs)
 		qsort(lib->funcs, lib->n_funcs, sizeof(*lib->funcs), cmp_func);
 	for (size_t i = 1; i < lib->n_funcs; i++)
@@ -169,23 +184,37 @@ int fbac_library_link(struct fbac_library *lib, struct fbac_diag *diag)
 				a = b;
 				b = t;
 			}
-			return fbac_diag_at(
+			r = fbac_diag_at(
 				diag, &b->mark, -EINVAL,
 				"functionality '%s' is already defined at %s:%u:%u",
 				b->name, a->mark.file, a->mark.line,
 				a->mark.col);
+			if (!all)
+				return r;
+			if (fbac_diags_add(all, &d) < 0)
+				return -ENOMEM;
+			fbac_diag_clear(&d);
+			dup = true;
 		}
 	for (size_t i = 0; i < lib->n_apps; i++)
 		for (size_t j = 0; j < i; j++)
 			if (lib->apps[i]->layer == lib->apps[j]->layer &&
-			    streq(lib->apps[i]->name, lib->apps[j]->name))
-				return fbac_diag_at(
+			    streq(lib->apps[i]->name, lib->apps[j]->name)) {
+				r = fbac_diag_at(
 					diag, &lib->apps[i]->mark, -EINVAL,
 					"application '%s' is already defined in this layer at %s:%u:%u",
 					lib->apps[i]->name,
 					lib->apps[j]->mark.file,
 					lib->apps[j]->mark.line,
 					lib->apps[j]->mark.col);
+				if (!all)
+					return r;
+				if (fbac_diags_add(all, &d) < 0)
+					return -ENOMEM;
+				fbac_diag_clear(&d);
+				dup = true;
+				break;
+			}
 	lib->linked = true;
 	for (size_t i = 0; i < lib->n_funcs; i++)
 		link_includes(lib, lib->funcs[i]->includes,
@@ -193,29 +222,73 @@ int fbac_library_link(struct fbac_library *lib, struct fbac_diag *diag)
 	for (size_t i = 0; i < lib->n_apps; i++)
 		link_includes(lib, lib->apps[i]->grants,
 			      lib->apps[i]->n_grants);
-	return 0;
+	return dup ? -EINVAL : 0;
 }
 
-int fbac_check_include(const struct fbac_include *inc, bool require_all,
+int fbac_library_link(struct fbac_library *lib, struct fbac_diag *diag)
+{
+	return link_lib(lib, diag, NULL);
+}
+
+int fbac_library_link_all(struct fbac_library *lib, struct fbac_diags *all)
+{
+	return link_lib(lib, NULL, all);
+}
+
+const char *fbac_library_closest(const struct fbac_library *lib,
+				 const char *name)
+{
+	const char *found = NULL;
+	unsigned best = UINT_MAX;
+
+	for (size_t i = 0; i < lib->n_funcs; i++)
+		if (fbac_spell_better(name, lib->funcs[i]->name, &best))
+			found = lib->funcs[i]->name;
+	return found;
+}
+
+int fbac_check_include(const struct fbac_library *lib,
+		       const struct fbac_include *inc, bool require_all,
 		       struct fbac_diag *diag)
 {
 	const struct fbac_functionality *t = inc->target;
 
-	if (!t)
+	if (!t) {
+		const char *close = lib ? fbac_library_closest(lib, inc->name) :
+					  NULL;
+
+		if (close)
+			return fbac_diag_at(diag, &inc->mark, -EINVAL,
+					    "unknown functionality '%s' (did you mean '%s'?)",
+					    inc->name, close);
 		return fbac_diag_at(diag, &inc->mark, -EINVAL,
 				    "unknown functionality '%s'", inc->name);
+	}
 	for (size_t a = 0; a < inc->n_args; a++) {
 		bool found = false;
 
 		for (size_t p = 0; p < t->n_params && !found; p++)
 			found = streq(t->params[p].name, inc->arg_names[a]);
-		if (!found)
-			return fbac_diag_at(
-				diag,
+		if (!found) {
+			const struct fbac_mark *m =
 				inc->arg_marks ? &inc->arg_marks[a] :
-						 &inc->arg_values[a]->mark,
-				-EINVAL, "'%s' has no parameter '%s'", t->name,
-				inc->arg_names[a]);
+						 &inc->arg_values[a]->mark;
+			const char *close = NULL;
+			unsigned best = UINT_MAX;
+
+			for (size_t p = 0; p < t->n_params; p++)
+				if (fbac_spell_better(inc->arg_names[a],
+						      t->params[p].name, &best))
+					close = t->params[p].name;
+			if (close)
+				return fbac_diag_at(
+					diag, m, -EINVAL,
+					"'%s' has no parameter '%s' (did you mean '%s'?)",
+					t->name, inc->arg_names[a], close);
+			return fbac_diag_at(diag, m, -EINVAL,
+					    "'%s' has no parameter '%s'",
+					    t->name, inc->arg_names[a]);
+		}
 	}
 	for (size_t p = 0; p < t->n_params; p++) {
 		bool given = false;
@@ -326,7 +399,7 @@ int fbac_check_functionality(const struct fbac_library *lib,
 	int r;
 
 	for (size_t i = 0; i < f->n_includes; i++)
-		if ((r = fbac_check_include(&f->includes[i], true, diag)) < 0)
+		if ((r = fbac_check_include(lib, &f->includes[i], true, diag)) < 0)
 			return r;
 	if (!lib->linked)
 		return -EINVAL;
@@ -344,7 +417,7 @@ int fbac_check_application(const struct fbac_library *lib,
 	int r;
 
 	for (size_t i = 0; i < a->n_grants; i++) {
-		if ((r = fbac_check_include(&a->grants[i], true, diag)) < 0)
+		if ((r = fbac_check_include(lib, &a->grants[i], true, diag)) < 0)
 			return r;
 		if ((r = fbac_check_functionality(lib, a->grants[i].target,
 						  diag)) < 0)

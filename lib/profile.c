@@ -6,10 +6,12 @@
 #include "profile.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <string.h>
 
 #include "fbac-limits.h"
 #include "path.h"
+#include "spell.h"
 
 static const char *const categories[] = {
 	"system",	"files",	"network",  "desktop",	    "media",
@@ -48,7 +50,27 @@ struct loader {
 	struct fbac_diag *diag;
 	struct pending p;
 	unsigned layer;
+	/* With a list, a problem after which the document still makes sense
+	 * is kept there and parsing goes on (see soft()). */
+	struct fbac_diags *all;
+	unsigned n_soft;
 };
+
+/*
+ * A problem after which the rest can still be checked (an unknown key, an
+ * unknown privilege: left out). With a list, keep it, clear the diagnostic
+ * and go on (return 0); otherwise stop there (return r).
+ */
+static int soft(struct loader *ld, int r)
+{
+	if (!ld->all || r == -ENOMEM)
+		return r;
+	if ((r = fbac_diags_add(ld->all, ld->diag)) < 0)
+		return r;
+	fbac_diag_clear(ld->diag);
+	ld->n_soft++;
+	return 0;
+}
 
 static int expect(struct loader *ld, const struct fbac_ynode *n,
 		  enum fbac_ynode_kind kind, const char *what)
@@ -147,9 +169,14 @@ static int parse_bool(struct loader *ld, const struct fbac_ynode *n,
 static int unknown_key(struct loader *ld, const struct fbac_ynode *key,
 		       const char *where, const char *const *allowed)
 {
+	const char *close = fbac_spell_closest(key->value, allowed);
 	char list[256] = "";
 	size_t o = 0;
 
+	if (close)
+		return fbac_diag_at(ld->diag, &key->mark, -EINVAL,
+				    "unknown key '%s' in %s (did you mean '%s'?)",
+				    key->value, where, close);
 	for (size_t i = 0; allowed[i]; i++) {
 		int w = snprintf(list + o, sizeof(list) - o, "%s%s",
 				 i ? ", " : "", allowed[i]);
@@ -170,8 +197,12 @@ static int check_keys(struct loader *ld, const struct fbac_ynode *map,
 
 		for (size_t k = 0; allowed[k] && !found; k++)
 			found = streq(map->keys[i]->value, allowed[k]);
-		if (!found)
-			return unknown_key(ld, map->keys[i], where, allowed);
+		if (!found) {
+			int r = soft(ld, unknown_key(ld, map->keys[i], where,
+						     allowed));
+			if (r < 0)
+				return r;
+		}
 	}
 	return 0;
 }
@@ -316,11 +347,32 @@ static int parse_params(struct loader *ld, const struct fbac_ynode *n,
 }
 
 /* includes / functionalities: [Name, Name: {arg: value}] */
+/* An include's name: a misspelt one is left out (return 1) with a "did
+ * you mean" when a functionality loaded so far is close. */
+static int include_name(struct loader *ld, const struct fbac_ynode *n)
+{
+	const char *close;
+	int r = expect_text(ld, n, "an include");
+
+	if (r < 0 || name_ok(n->value, true))
+		return r;
+	close = fbac_library_closest(ld->lib, n->value);
+	if (close)
+		r = fbac_diag_at(ld->diag, &n->mark, -EINVAL,
+				 "invalid functionality name '%s' (did you mean '%s'?)",
+				 n->value, close);
+	else
+		r = functionality_name(ld, n, "an include");
+	r = soft(ld, r);
+	return r < 0 ? r : 1;
+}
+
 static int parse_includes(struct loader *ld, const struct fbac_ynode *n,
 			  const char *what, struct fbac_include **ret,
 			  size_t *ret_n)
 {
 	struct fbac_include *v;
+	size_t k = 0;
 	int r;
 
 	if ((r = expect(ld, n, FBAC_Y_SEQ, what)) < 0)
@@ -335,9 +387,13 @@ static int parse_includes(struct loader *ld, const struct fbac_ynode *n,
 	for (size_t i = 0; i < n->n; i++) {
 		const struct fbac_ynode *it = n->items[i], *args;
 
+		memset(&v[i], 0, sizeof(v[i]));
 		if (it->kind == FBAC_Y_SCALAR) {
-			if ((r = functionality_name(ld, it, "an include")) < 0)
-				return r;
+			if ((r = include_name(ld, it)) != 0) {
+				if (r < 0)
+					return r;
+				continue; /* left out, reported */
+			}
 			v[i].name = it->value;
 			v[i].mark = it->mark;
 			continue;
@@ -347,8 +403,11 @@ static int parse_includes(struct loader *ld, const struct fbac_ynode *n,
 				ld->diag, &it->mark, -EINVAL,
 				"an item of %s must be a name or 'Name: {arguments}'",
 				what);
-		if ((r = functionality_name(ld, it->keys[0], "an include")) < 0)
-			return r;
+		if ((r = include_name(ld, it->keys[0])) != 0) {
+			if (r < 0)
+				return r;
+			continue;
+		}
 		v[i].name = it->keys[0]->value;
 		v[i].mark = it->keys[0]->mark;
 		args = it->items[0];
@@ -379,8 +438,12 @@ static int parse_includes(struct loader *ld, const struct fbac_ynode *n,
 		}
 		v[i].n_args = args->n;
 	}
+	/* Close the gaps of the names left out. */
+	for (size_t i = 0; i < n->n; i++)
+		if (v[i].name)
+			v[k++] = v[i];
 	*ret = v;
-	*ret_n = n->n;
+	*ret_n = k;
 	return 0;
 }
 
@@ -391,11 +454,24 @@ static int op_name(struct loader *ld, const struct fbac_ynode *n,
 
 	if (r < 0)
 		return r;
-	if (fbac_op_from_name(n->value, ret) < 0)
+	if (fbac_op_from_name(n->value, ret) < 0) {
+		const char *close = NULL;
+		unsigned best = UINT_MAX;
+
+		for (unsigned i = 0; i < FBAC_OP_COUNT; i++)
+			if (fbac_spell_better(n->value,
+					      fbac_op_info((enum fbac_op)i)->name,
+					      &best))
+				close = fbac_op_info((enum fbac_op)i)->name;
+		if (close)
+			return fbac_diag_at(ld->diag, &n->mark, -EINVAL,
+					    "unknown privilege '%s' (did you mean '%s'?)",
+					    n->value, close);
 		return fbac_diag_at(
 			ld->diag, &n->mark, -EINVAL,
 			"unknown privilege '%s' (see fbac-profile(5) for the vocabulary)",
 			n->value);
+	}
 	return 0;
 }
 
@@ -455,8 +531,11 @@ static int parse_priv(struct loader *ld, const struct fbac_ynode *it,
 			return r;
 		p->kind = FBAC_PRIV_PATH;
 		for (size_t i = 0; i < n_names; i++) {
-			if ((r = op_name(ld, names[i], &op)) < 0)
-				return r;
+			if ((r = op_name(ld, names[i], &op)) < 0) {
+				if ((r = soft(ld, r)) < 0)
+					return r;
+				continue; /* left out, reported */
+			}
 			if (fbac_op_info(op)->kind != FBAC_KIND_PATH)
 				return fbac_diag_at(
 					ld->diag, &names[i]->mark, -EINVAL,
@@ -472,7 +551,7 @@ static int parse_priv(struct loader *ld, const struct fbac_ynode *it,
 			ld->diag, &it->mark, -EINVAL,
 			"a privilege must have exactly one operation (or use 'access' and 'paths')");
 	if ((r = op_name(ld, it->keys[0], &op)) < 0)
-		return r;
+		return (r = soft(ld, r)) < 0 ? r : 1; /* 1: left out */
 	p->ops = FBAC_OP_BIT(op);
 	p->mark = it->keys[0]->mark;
 	switch (fbac_op_info(op)->kind) {
@@ -519,12 +598,54 @@ static int parse_privs(struct loader *ld, const struct fbac_ynode *n,
 		return -ENOMEM;
 	if (*n_privs)
 		memcpy(v, *privs, *n_privs * sizeof(*v));
-	for (size_t i = 0; i < n->n; i++)
-		if ((r = parse_priv(ld, n->items[i], deny, &v[*n_privs + i])) <
-		    0)
+	for (size_t i = 0, k = *n_privs; i < n->n; i++) {
+		memset(&v[k], 0, sizeof(v[k]));
+		if ((r = parse_priv(ld, n->items[i], deny, &v[k])) < 0)
 			return r;
+		if (r == 0)
+			k++;
+		if (i + 1 == n->n)
+			*n_privs = k;
+	}
 	*privs = v;
-	*n_privs += n->n;
+	return 0;
+}
+
+static int func_category(struct loader *ld, const struct fbac_ynode *doc,
+			 struct fbac_functionality *f)
+{
+	const struct fbac_ynode *v = NULL;
+	int r;
+
+	if ((r = required(ld, doc, "category", "a functionality", &v)) < 0)
+		return r;
+	if ((r = expect_text(ld, v, "'category'")) < 0)
+		return r;
+	for (size_t i = 0; i < ARRAY_SIZE(categories) && !f->category; i++)
+		if (streq(v->value, categories[i]))
+			f->category = categories[i];
+	if (!f->category)
+		return fbac_diag_at(
+			ld->diag, &v->mark, -EINVAL,
+			"unknown category '%s' (expected system, files, network, desktop, media, development, interpreters, security or applications)",
+			v->value);
+	return 0;
+}
+
+static int func_description(struct loader *ld, const struct fbac_ynode *doc,
+			    struct fbac_functionality *f)
+{
+	const struct fbac_ynode *v = NULL;
+	int r;
+
+	if ((r = required(ld, doc, "description", "a functionality", &v)) < 0)
+		return r;
+	if ((r = expect_text(ld, v, "'description'")) < 0)
+		return r;
+	if (strchr(v->value, '\n'))
+		return fbac_diag_at(ld->diag, &v->mark, -EINVAL,
+				    "'description' must be one line");
+	f->description = v->value;
 	return 0;
 }
 
@@ -551,27 +672,16 @@ static int parse_functionality(struct loader *ld, const struct fbac_ynode *doc)
 	f->name = v->value;
 	f->mark = v->mark;
 
-	if ((r = required(ld, doc, "category", "a functionality", &v)) < 0)
+	/* Both only describe: a problem with either leaves the rest to
+	 * check (with a list). */
+	if ((r = func_category(ld, doc, f)) < 0 && (r = soft(ld, r)) < 0)
 		return r;
-	if ((r = expect_text(ld, v, "'category'")) < 0)
-		return r;
-	for (size_t i = 0; i < ARRAY_SIZE(categories) && !f->category; i++)
-		if (streq(v->value, categories[i]))
-			f->category = categories[i];
 	if (!f->category)
-		return fbac_diag_at(
-			ld->diag, &v->mark, -EINVAL,
-			"unknown category '%s' (expected system, files, network, desktop, media, development, interpreters, security or applications)",
-			v->value);
-
-	if ((r = required(ld, doc, "description", "a functionality", &v)) < 0)
+		f->category = categories[0]; /* reported */
+	if ((r = func_description(ld, doc, f)) < 0 && (r = soft(ld, r)) < 0)
 		return r;
-	if ((r = expect_text(ld, v, "'description'")) < 0)
-		return r;
-	if (strchr(v->value, '\n'))
-		return fbac_diag_at(ld->diag, &v->mark, -EINVAL,
-				    "'description' must be one line");
-	f->description = v->value;
+	if (!f->description)
+		f->description = ""; /* reported */
 
 	if ((v = fbac_ymap_get(doc, "high_level")) &&
 	    (r = parse_bool(ld, v, "'high_level'", &f->high_level)) < 0)
@@ -744,8 +854,11 @@ static int parse_protected(struct loader *ld, const struct fbac_ynode *doc)
 					     &n_names)) < 0)
 				return r;
 			for (size_t k = 0; k < n_names; k++) {
-				if ((r = op_name(ld, names[k], &op)) < 0)
-					return r;
+				if ((r = op_name(ld, names[k], &op)) < 0) {
+					if ((r = soft(ld, r)) < 0)
+						return r;
+					continue; /* left out, reported */
+				}
 				if (fbac_op_info(op)->kind != FBAC_KIND_PATH)
 					return fbac_diag_at(
 						ld->diag, &names[k]->mark,
@@ -913,11 +1026,11 @@ int fbac_profile_parse_buffer(struct fbac_arena *arena, const char *name,
 	return 0;
 }
 
-int fbac_profile_load_parsed(struct fbac_library *lib,
-			     const struct fbac_parsed *p,
-			     struct fbac_diag *diag)
+static int load_parsed(struct fbac_library *lib, const struct fbac_parsed *p,
+		       struct fbac_diag *diag, struct fbac_diags *all)
 {
-	struct loader ld = { .lib = lib, .arena = lib->arena, .diag = diag };
+	struct loader ld = { .lib = lib, .arena = lib->arena, .diag = diag,
+			     .all = all };
 	int r;
 
 	if (lib->linked)
@@ -948,6 +1061,27 @@ int fbac_profile_load_parsed(struct fbac_library *lib,
 				    "more than %d functionalities or applications",
 				    FBAC_MAX_FUNCTIONALITIES);
 	}
+	/* Added, so that what includes it is checked too, but not clean. */
+	return r < 0 ? r : ld.n_soft ? -EINVAL : 0;
+}
+
+int fbac_profile_load_parsed(struct fbac_library *lib,
+			     const struct fbac_parsed *p,
+			     struct fbac_diag *diag)
+{
+	return load_parsed(lib, p, diag, NULL);
+}
+
+int fbac_profile_load_parsed_all(struct fbac_library *lib,
+				 const struct fbac_parsed *p,
+				 struct fbac_diags *all)
+{
+	struct fbac_diag d = { 0 };
+	int r = load_parsed(lib, p, &d, all);
+
+	if (r < 0 && r != -ENOMEM && fbac_diag_isset(&d) &&
+	    fbac_diags_add(all, &d) < 0)
+		return -ENOMEM;
 	return r;
 }
 

@@ -196,6 +196,19 @@ int fbac_profile_load_parsed(struct fbac_library *lib,
 			     struct fbac_diag *diag);
 
 /*
+ * fbac_profile_load_parsed, reporting every problem of the file into all
+ * (in the order found) rather than the first: after an unknown key or an
+ * unknown privilege (with a "did you mean" when a name in scope is close),
+ * which are left out, parsing goes on, and a file whose only problems were
+ * of that kind is added anyway (so that what it includes and what includes
+ * it are checked too) and -EINVAL returned. Other problems stop the file
+ * as before: nothing of it is added. Return: as fbac_profile_load_parsed.
+ */
+int fbac_profile_load_parsed_all(struct fbac_library *lib,
+				 const struct fbac_parsed *p,
+				 struct fbac_diags *all);
+
+/*
  * The library takes arena (freed with it). Return: 0, or -E2BIG beyond
  * FBAC_MAX_LOAD_THREADS arenas (the caller keeps it then).
  */
@@ -208,6 +221,14 @@ int fbac_library_adopt(struct fbac_library *lib, struct fbac_arena *arena);
  * refused after a successful link. Return: 0 or -EINVAL with diag set.
  */
 int fbac_library_link(struct fbac_library *lib, struct fbac_diag *diag);
+
+/*
+ * fbac_library_link, every duplicate reported into all: the library is
+ * linked anyway (the first of two equal names wins) so that the rest can
+ * be checked, and -EINVAL returned when there was a duplicate. Return: 0,
+ * -EINVAL, -ENOMEM.
+ */
+int fbac_library_link_all(struct fbac_library *lib, struct fbac_diags *all);
 
 const struct fbac_functionality *
 fbac_library_find(const struct fbac_library *lib, const char *name);
@@ -231,9 +252,16 @@ int fbac_check_application(const struct fbac_library *lib,
 /*
  * Check the arguments of one include against its target's parameters:
  * each names a parameter, and (when require_all) every required one is
- * given. Return: 0 or -EINVAL with diag set.
+ * given; an unknown target names the closest functionality of lib (may be
+ * NULL) as "did you mean". Return: 0 or -EINVAL with diag set.
  */
-int fbac_check_include(const struct fbac_include *inc, bool require_all,
+int fbac_check_include(const struct fbac_library *lib,
+		       const struct fbac_include *inc, bool require_all,
 		       struct fbac_diag *diag);
+
+/* The functionality of lib whose name is closest to name (a misspelling,
+ * other letter case), or NULL when none is close. */
+const char *fbac_library_closest(const struct fbac_library *lib,
+				 const char *name);
 
 #endif

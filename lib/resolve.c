@@ -4,11 +4,14 @@
 #include <arpa/inet.h>
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "fbac-limits.h"
 #include "path.h"
+#include "spell.h"
 
 enum { P_UNSET, P_BUSY, P_DONE };
 
@@ -179,6 +182,22 @@ static int expand(struct resolver *rs, const struct frame *fr,
 
 			if (!v) {
 				struct fbac_mark m = mark_at(n, start);
+				const char *close = NULL;
+				unsigned best = UINT_MAX;
+				char word[FBAC_MAX_NAME + 1];
+
+				snprintf(word, sizeof(word), "%.*s", (int)nl,
+					 name);
+				for (size_t k = 0; k < rs->env->n; k++)
+					if (fbac_spell_better(word,
+							      rs->env->names[k],
+							      &best))
+						close = rs->env->names[k];
+				if (close)
+					return fbac_diag_at(
+						rs->diag, &m, -EINVAL,
+						"unknown variable '$%.*s' (did you mean '$%s'?)",
+						(int)nl, name, close);
 				return fbac_diag_at(rs->diag, &m, -EINVAL,
 						    "unknown variable '$%.*s'",
 						    (int)nl, name);
@@ -191,13 +210,28 @@ static int expand(struct resolver *rs, const struct frame *fr,
 			struct fbac_mark m = mark_at(n, start);
 			const struct fbac_value *val;
 
-			if (idx < 0)
+			if (idx < 0) {
+				const char *close = NULL;
+				unsigned best = UINT_MAX;
+				char word[FBAC_MAX_NAME + 1];
+
+				snprintf(word, sizeof(word), "%.*s", (int)nl,
+					 name);
+				for (size_t k = 0; fr && fr->f && k < fr->f->n_params;
+				     k++)
+					if (fbac_spell_better(word,
+							      fr->f->params[k].name,
+							      &best))
+						close = fr->f->params[k].name;
 				return fbac_diag_at(
 					rs->diag, &m, -EINVAL,
-					"unknown parameter '$%.*s'%s%s%s", (int)nl,
-					name, fr && fr->f ? " of '" : "",
+					"unknown parameter '$%.*s'%s%s%s%s%s%s",
+					(int)nl, name, fr && fr->f ? " of '" : "",
 					fr && fr->f ? fr->f->name : "",
-					fr && fr->f ? "'" : "");
+					fr && fr->f ? "'" : "",
+					close ? " (did you mean '$" : "",
+					close ? close : "", close ? "'?)" : "");
+			}
 			if ((r = eval_param(rs, fr, (size_t)idx, &m)) < 0)
 				return r;
 			val = &fr->node->values[idx];
@@ -818,7 +852,7 @@ static int include(struct resolver *rs, const struct frame *parent,
 	int r;
 
 	/* Missing arguments are reported by eval_param, after -D had its say. */
-	if ((r = fbac_check_include(inc, false, rs->diag)) < 0)
+	if ((r = fbac_check_include(rs->in->lib, inc, false, rs->diag)) < 0)
 		return r;
 	for (const struct frame *p = parent; p; p = p->parent)
 		if (p->f == inc->target)

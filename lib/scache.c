@@ -4,7 +4,7 @@
  *   header: magic[8], u32 format, u32 byte-order mark,
  *           u64 payload length, u64 payload checksum
  *   payload: u32 key length, key bytes, u32 entries, then per entry:
- *     str layer name, str policy name,
+ *     str layer name, str policy name, u8 layer kind, ostr replaced layer,
  *     u32 origins, origins: ostr chain, ostr file, u32 line col layer
  *     u32 rules, rules: u8 kind, u8 deny, u8 proto, u32 ops, ostr pattern,
  *       u32 ports, (u16 lo, u16 hi)[ports], u32 hosts (NONE: any host),
@@ -25,7 +25,7 @@
 #include "ops.h"
 #include "resolve.h"
 
-#define FORMAT 1
+#define FORMAT 2
 #define BOM 0x01020304u
 #define NONE UINT32_MAX
 
@@ -79,6 +79,8 @@ static int put_entry(struct fbac_blob_out *o, const struct fbac_stack_entry *e)
 		return -E2BIG;
 	put_s(o, e->layer_name ? e->layer_name : "");
 	put_s(o, p->name ? p->name : "");
+	fbac_blob_put_u8(o, (uint8_t)e->kind);
+	put_opt(o, e->replaces);
 	/* The origins, each once: most rules share theirs. */
 	origins = calloc(res->n_rules + 1, sizeof(*origins));
 	if (!origins)
@@ -286,7 +288,8 @@ static int get_entry(struct fbac_blob_in *in, struct fbac_stack *st,
 	_cleanup_(fbac_resolved_freep) struct fbac_resolved *res = NULL;
 	_cleanup_(fbac_policy_freep) struct fbac_policy *pol = NULL;
 	struct fbac_origin *origins = NULL;
-	const char *layer_name, *name;
+	const char *layer_name, *name, *replaces;
+	enum fbac_layer_kind kind;
 	struct fbac_arena *a;
 	uint32_t n;
 	int err = 0, r;
@@ -297,9 +300,12 @@ static int get_entry(struct fbac_blob_in *in, struct fbac_stack *st,
 	a = res->arena;
 	layer_name = get_s(in, a, FBAC_MAX_PATH - 1, &err);
 	name = get_s(in, a, FBAC_MAX_PATH - 1, &err);
+	kind = (enum fbac_layer_kind)fbac_blob_get_u8(in);
+	replaces = get_opt(in, a, FBAC_MAX_PATH - 1, &err);
 	if (err)
 		return err;
-	if (!layer_name || !name)
+	if (!layer_name || !name || in->bad ||
+	    kind > FBAC_LAYER_COMMAND_LINE)
 		return -EBADMSG;
 	/* What fbac show draws; fbac-run never looks below the root. */
 	res->root = fbac_arena_alloc(a, sizeof(*res->root));
@@ -357,8 +363,9 @@ static int get_entry(struct fbac_blob_in *in, struct fbac_stack *st,
 	}
 	if ((r = fbac_policy_compile_flags(&res, name, flags, &pol, diag)) < 0)
 		return r;
-	st->entries[st->n++] = (struct fbac_stack_entry){ NULL, layer_name,
-							  TAKE_PTR(pol) };
+	st->entries[st->n++] = (struct fbac_stack_entry){
+		NULL, layer_name, TAKE_PTR(pol), kind, replaces
+	};
 	return 0;
 }
 

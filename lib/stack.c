@@ -14,9 +14,51 @@ void fbac_stack_clear(struct fbac_stack *s)
 	s->n = 0;
 }
 
+static const struct fbac_application *
+find_app(const struct fbac_library *lib, unsigned layer, const char *program)
+{
+	const struct fbac_application *app;
+
+	app = fbac_library_find_app(lib, layer, program);
+	if (!app && strchr(program, '/')) {
+		/* A path not listed: the name after the last '/'. */
+		app = fbac_library_find_app(lib, layer,
+					    strrchr(program, '/') + 1);
+	}
+	return app;
+}
+
+size_t fbac_stack_layers(const struct fbac_library *lib, const char *program,
+			 const struct fbac_application **apps, int *replaced)
+{
+	bool user = false;
+	size_t n = 0;
+
+	*replaced = -1;
+	for (unsigned i = 0; i < lib->n_layers; i++) {
+		apps[i] = program ? find_app(lib, i, program) : NULL;
+		if (apps[i] && lib->layers[i].kind == FBAC_LAYER_USER)
+			user = true;
+	}
+	/*
+	 * The shipped policy is a default: the user's own policy for the
+	 * program takes its place (it may grant more), while the
+	 * administrator's stays the ceiling for both.
+	 */
+	for (unsigned i = 0; user && i < lib->n_layers; i++)
+		if (apps[i] && lib->layers[i].kind == FBAC_LAYER_LIBRARY) {
+			apps[i] = NULL;
+			if (*replaced < 0)
+				*replaced = (int)i;
+		}
+	for (unsigned i = 0; i < lib->n_layers; i++)
+		n += apps[i] != NULL;
+	return n;
+}
+
 static int add(struct fbac_stack *s, const struct fbac_resolve_input *ri,
 	       const struct fbac_layer *layer, const char *name,
-	       unsigned flags, struct fbac_diag *diag)
+	       const char *replaces, unsigned flags, struct fbac_diag *diag)
 {
 	struct fbac_resolved *res = NULL;
 	struct fbac_policy *pol = NULL;
@@ -28,7 +70,10 @@ static int add(struct fbac_stack *s, const struct fbac_resolve_input *ri,
 	r = fbac_policy_compile_flags(&res, ri->root_name, flags, &pol, diag);
 	if (r < 0)
 		return r;
-	s->entries[s->n++] = (struct fbac_stack_entry){ layer, name, pol };
+	s->entries[s->n++] = (struct fbac_stack_entry){
+		layer, name, pol,
+		layer ? layer->kind : FBAC_LAYER_COMMAND_LINE, replaces
+	};
 	return 0;
 }
 
@@ -38,29 +83,25 @@ int fbac_stack_build(const struct fbac_stack_input *in, struct fbac_stack *ret,
 	struct fbac_stack s = { .n = 0 };
 	const struct fbac_library *lib = in->lib;
 	_cleanup_free_ bool *used = NULL;
-	int r = 0;
+	const struct fbac_application *apps[FBAC_MAX_LAYERS];
+	int replaced = -1, r = 0;
 
 	/* A define must set something in some layer, not in every one. */
 	used = calloc(in->n_defines + 1, sizeof(*used));
 	if (!used)
 		return -ENOMEM;
+	if (lib->n_layers > FBAC_MAX_LAYERS)
+		return -E2BIG;
+	fbac_stack_layers(lib, in->program, apps, &replaced);
 
 	for (unsigned i = 0; i < lib->n_layers; i++) {
 		const struct fbac_layer *l = &lib->layers[i];
 		bool admin = l->kind == FBAC_LAYER_ADMIN;
-		const struct fbac_application *app;
+		const struct fbac_application *app = apps[i];
 		struct fbac_resolve_input ri = { .lib = lib, .layer = i,
 						 .trusted_env = in->trusted_env };
 
-		if (!in->program || (in->n_grants && !admin))
-			continue;
-		app = fbac_library_find_app(lib, i, in->program);
-		if (!app && strchr(in->program, '/')) {
-			/* A path not listed: the name after the last '/'. */
-			app = fbac_library_find_app(lib, i,
-						    strrchr(in->program, '/') + 1);
-		}
-		if (!app)
+		if (!app || (in->n_grants && !admin))
 			continue;
 		ri.env = admin ? in->trusted_env : in->env;
 		ri.app = app;
@@ -70,7 +111,11 @@ int fbac_stack_build(const struct fbac_stack_input *in, struct fbac_stack *ret,
 			ri.n_defines = in->n_defines;
 			ri.define_used = used;
 		}
-		if ((r = add(&s, &ri, l, l->name, in->compile_flags, diag)) < 0)
+		if ((r = add(&s, &ri, l, l->name,
+			     l->kind == FBAC_LAYER_USER && replaced >= 0 ?
+				     lib->layers[replaced].name :
+				     NULL,
+			     in->compile_flags, diag)) < 0)
 			goto fail;
 	}
 	if (in->n_grants) {
@@ -88,8 +133,8 @@ int fbac_stack_build(const struct fbac_stack_input *in, struct fbac_stack *ret,
 			.trusted_env = in->trusted_env,
 			.layer = lib->n_layers,
 		};
-		if ((r = add(&s, &ri, NULL, "command line", in->compile_flags,
-			       diag)) < 0)
+		if ((r = add(&s, &ri, NULL, "command line", NULL,
+			     in->compile_flags, diag)) < 0)
 			goto fail;
 	}
 	for (size_t i = 0; s.n && i < in->n_defines; i++)

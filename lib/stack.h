@@ -11,9 +11,14 @@
 #include "suggest.h"
 
 struct fbac_stack_entry {
-	const struct fbac_layer *layer; /* NULL for the command line */
+	const struct fbac_layer *layer; /* NULL for the command line, and
+					 * from the stack cache */
 	const char *layer_name;
 	struct fbac_policy *policy;
+	enum fbac_layer_kind kind;
+	/* The layer whose application policy for the program this one set
+	 * aside (the user's replaces the library's), or NULL. */
+	const char *replaces;
 };
 
 struct fbac_stack {
@@ -41,6 +46,19 @@ struct fbac_stack_input {
 };
 
 void fbac_stack_clear(struct fbac_stack *s);
+
+/*
+ * The application policy of each layer that is in force for program (a
+ * name, or a path matched against executables, else by the name after the
+ * last '/'): apps[i] for layer i, NULL when layer i does not name it or
+ * its policy is set aside. The administrator's layers always apply; when
+ * a user's layer names the program, its policy replaces the library's
+ * (*replaced is then the library layer's index, else -1); the -p/-P
+ * layers intersect with what applies. apps has lib->n_layers slots.
+ * Return: how many layers are in force.
+ */
+size_t fbac_stack_layers(const struct fbac_library *lib, const char *program,
+			 const struct fbac_application **apps, int *replaced);
 
 /*
  * Return: 0; -ENOENT when nothing names the program (diag set);

@@ -296,11 +296,11 @@ expect_library() {
 		[[ $(policy_line) == *"cached as"* || $(policy_line) == *"from the cache"* ]] ||
 			fail "$c: $(policy_line)"
 		# shellcheck disable=SC2086
-		run --separate-stderr "$FBAC_RUN" --check $c
+		run --separate-stderr "$FBAC_RUN" --check --full $c
 		cached=$output
 		rm -f "$CACHE"/stack-*.cache
 		# shellcheck disable=SC2086
-		run --separate-stderr "$FBAC_RUN" --check $c
+		run --separate-stderr "$FBAC_RUN" --check --full $c
 		compiled=$output
 		[[ $cached == "$compiled" && -n $cached ]] || {
 			diff <(echo "$cached") <(echo "$compiled") | head -n 20

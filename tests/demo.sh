@@ -74,7 +74,11 @@ run 0 "$FBAC" list
 say "A functionality shows its hierarchy, each privilege with the chain and
    file:line it comes from, the kernel (Landlock) rules it implies, and what
    the supervisor must decide because the kernel cannot:"
-run 0 "$FBAC" show HTTP_Client
+run 0 "$FBAC" show --full HTTP_Client
+
+say "Without --full, show sums a policy up: what it grants by kind, the
+   protected paths it reaches and those it does not, what it includes:"
+run 0 "$FBAC" show firefox-esr
 
 say "firefox-esr's policy may not read your SSH keys: ~/.ssh is protected and
    no broad rule reaches it. explain says why (exit status 1: denied):"

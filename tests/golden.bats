@@ -272,7 +272,7 @@ $expect"
 }
 
 @test "the valid fixtures load as a -P layer and show their policies" {
-	run --separate-stderr "$FBAC" -P "$VALID" show Valid_High_Level
+	run --separate-stderr "$FBAC" -P "$VALID" show --full Valid_High_Level
 	[[ $status -eq 0 ]] || { show_run; fail "show failed"; }
 	[[ $output == *"Valid_Workspace(roots=$HOME/work, name=demo_app-1.0, keep_history=true, cache=$HOME/.cache/demo_app-1.0)"* ]] ||
 		{ show_run; fail "arguments not passed down"; }
@@ -280,7 +280,7 @@ $expect"
 		{ show_run; fail "a list argument with a list reference inside"; }
 	[[ $output == *"allow file_read /opt/price-\$5/?.txt"* ]] ||
 		{ show_run; fail "'\$\$' is not a literal dollar sign"; }
-	run --separate-stderr "$FBAC" -P "$VALID" show valid.tool+2-beta
+	run --separate-stderr "$FBAC" -P "$VALID" show --full valid.tool+2-beta
 	[[ $status -eq 0 ]] || { show_run; fail "show application failed"; }
 	[[ $output == *"executables: /opt/valid/bin/tool"* ]] || { show_run; fail; }
 }

@@ -1321,7 +1321,7 @@ EOF
 }
 
 @test "--check prints the policy and runs nothing" {
-	run --separate-stderr sandbox --check Create="$T/pub" Write="$T/pub" -- sh -c "echo x > '$T/pub/checked'"
+	run --separate-stderr sandbox --check --full Create="$T/pub" Write="$T/pub" -- sh -c "echo x > '$T/pub/checked'"
 	expect_status 0
 	out_has "layer command line: --as"
 	out_has "allow file_create $T/pub/**"

@@ -14,6 +14,15 @@ void print_origin(FILE *f, const struct fbac_origin *o)
 		o->mark.line, o->mark.col);
 }
 
+void print_layer_role(FILE *f, const struct fbac_stack_entry *e)
+{
+	if (e->kind == FBAC_LAYER_ADMIN)
+		fprintf(f, " (the administrator's ceiling: applies whatever the other layers grant)");
+	else if (e->replaces)
+		fprintf(f, " (the user's own policy: replaces the %s's)",
+			e->replaces);
+}
+
 void print_ops(FILE *f, uint32_t ops)
 {
 	bool first = true;
@@ -80,6 +89,23 @@ static void print_net_rule(FILE *f, const struct fbac_rule *r)
 	fputc('\n', f);
 }
 
+void print_kernel_ports(FILE *f, const struct fbac_policy *p)
+{
+	fprintf(f, "  tcp connect: ");
+	if (!p->ll.handle_connect_tcp)
+		fprintf(f, "not restricted by the kernel");
+	else if (!p->ll.n_connect_ports)
+		fprintf(f, "none");
+	print_ports(f, p->ll.connect_ports, p->ll.n_connect_ports);
+	fprintf(f, "\n  tcp bind: ");
+	if (!p->ll.handle_bind_tcp)
+		fprintf(f, "not restricted by the kernel");
+	else if (!p->ll.n_bind_ports)
+		fprintf(f, "none");
+	print_ports(f, p->ll.bind_ports, p->ll.n_bind_ports);
+	fputc('\n', f);
+}
+
 void print_policy(FILE *f, const struct fbac_policy *p)
 {
 	fprintf(f, "privileges:\n");
@@ -127,19 +153,8 @@ void print_policy(FILE *f, const struct fbac_policy *p)
 		print_ll_access(f, p->ll.paths[i].access);
 		fputc('\n', f);
 	}
-	fprintf(f, "  tcp connect: ");
-	if (!p->ll.handle_connect_tcp)
-		fprintf(f, "not restricted by the kernel");
-	else if (!p->ll.n_connect_ports)
-		fprintf(f, "none");
-	print_ports(f, p->ll.connect_ports, p->ll.n_connect_ports);
-	fprintf(f, "\n  tcp bind: ");
-	if (!p->ll.handle_bind_tcp)
-		fprintf(f, "not restricted by the kernel");
-	else if (!p->ll.n_bind_ports)
-		fprintf(f, "none");
-	print_ports(f, p->ll.bind_ports, p->ll.n_bind_ports);
-	fprintf(f, "\n  scoped: %s%s\n",
+	print_kernel_ports(f, p);
+	fprintf(f, "  scoped: %s%s\n",
 		(p->ll.scope & FBAC_LL_SCOPE_SIGNAL) ? "signals " : "",
 		(p->ll.scope & FBAC_LL_SCOPE_ABSTRACT_UNIX) ?
 			"abstract-unix-sockets" :

@@ -6,9 +6,15 @@
 #include <stdio.h>
 
 #include "policy.h"
+#include "stack.h"
 
 void print_origin(FILE *f, const struct fbac_origin *o);
 void print_ops(FILE *f, uint32_t ops);
 void print_policy(FILE *f, const struct fbac_policy *p);
+/* The kernel's TCP ports ("  tcp connect: ...", "  tcp bind: ..."). */
+void print_kernel_ports(FILE *f, const struct fbac_policy *p);
+/* What a stack entry is there for, as " (...)", or nothing: the
+ * administrator's ceiling, a user's policy that replaces the library's. */
+void print_layer_role(FILE *f, const struct fbac_stack_entry *e);
 
 #endif

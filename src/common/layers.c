@@ -25,9 +25,20 @@
 
 static int report(struct layers *l, int r, const struct fbac_diag *d)
 {
-	log_diag(r, d);
+	log_problem(r, d);
 	l->errors++;
 	return r;
+}
+
+/* Every problem of a list, then the count of those it could not keep. */
+static void report_all(struct layers *l, struct fbac_diags *all)
+{
+	for (size_t i = 0; i < all->n; i++)
+		report(l, -EINVAL, &all->v[i]);
+	/* Beyond what the list keeps: counted, never shown. */
+	l->errors += (unsigned)all->dropped;
+	log_problems_held_back(all->dropped);
+	fbac_diags_free(all);
 }
 
 static bool has_yaml_suffix(const char *name)
@@ -69,21 +80,38 @@ static int check_trusted(struct layers *l, const char *path)
 static int load_file(struct layers *l, const char *path, bool trusted)
 {
 	const struct fbac_parsed *parsed;
-	struct fbac_diag d = { 0 };
+	struct fbac_parsed own;
+	struct fbac_diags all = { 0 };
 	int r;
 
 	if (trusted && (r = check_trusted(l, path)) < 0)
 		return r == -ENOMEM ? r : 0; /* reported and counted */
 	/* Parsed ahead unless it is the administrator's (checked first). */
 	parsed = trusted ? NULL : prefetch_get(l->prefetch, path);
-	r = parsed ? fbac_profile_load_parsed(l->lib, parsed, &d) :
-		     fbac_profile_load_file(l->lib, path, &d);
-	if (r == -ENOMEM)
+	if (!parsed) {
+		if ((r = fbac_profile_parse_file(l->lib->arena, path, &own)) < 0)
+			return r;
+		parsed = &own;
+	}
+	/* Every problem of the file, not only its first. */
+	r = fbac_profile_load_parsed_all(l->lib, parsed, &all);
+	if (r == -ENOMEM) {
+		fbac_diags_free(&all);
 		return r;
-	if (r < 0)
+	}
+	if (r < 0 && !all.n && !all.dropped) {
+		struct fbac_diag d = { 0 };
+		struct fbac_mark m = { path, 0, 0 };
+
+		/* A refusal without a diagnostic is never silent. */
+		fbac_diag_at(&d, &m, r, "cannot load: %s", strerror(-r));
 		report(l, r, &d);
-	else
+	} else if (r < 0) {
+		report_all(l, &all);
+	} else {
 		l->files++;
+	}
+	fbac_diags_free(&all);
 	return 0;
 }
 
@@ -339,7 +367,7 @@ fail:
 
 int layers_finish(const struct layers_options *o, struct layers *l)
 {
-	struct fbac_diag d = { 0 };
+	struct fbac_diags all = { 0 };
 	int r;
 
 	if ((r = prefetch_dir(l->lib, l->dirs[0].dir,
@@ -357,11 +385,12 @@ int layers_finish(const struct layers_options *o, struct layers *l)
 				    o->check_paths[i], true)) < 0)
 			return r;
 	}
-	r = fbac_library_link(l->lib, &d);
-	if (r == -ENOMEM)
+	r = fbac_library_link_all(l->lib, &all);
+	if (r == -ENOMEM) {
+		fbac_diags_free(&all);
 		return r;
-	if (r < 0)
-		report(l, r, &d);
+	}
+	report_all(l, &all);
 	return l->errors ? -EINVAL : 0;
 }
 

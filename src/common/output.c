@@ -19,6 +19,29 @@ int log_error(int r, const char *fmt, ...)
 	return r;
 }
 
+/* A log setting: how many problems this run printed, and held back. */
+static size_t problems_shown, problems_unshown;
+
+int log_problem(int r, const struct fbac_diag *d)
+{
+	if (problems_shown >= FBAC_MAX_PROBLEMS) {
+		problems_unshown++;
+		return r;
+	}
+	problems_shown++;
+	return log_diag(r, d);
+}
+
+void log_problems_held_back(size_t n)
+{
+	problems_unshown += n;
+}
+
+size_t log_problems_unshown(void)
+{
+	return problems_unshown;
+}
+
 int log_diag(int r, const struct fbac_diag *d)
 {
 	char buf[FBAC_MAX_PATH + FBAC_MAX_DIAG + 32];

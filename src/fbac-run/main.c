@@ -22,6 +22,7 @@
 #include "landlock.h"
 #include "launch.h"
 #include "layers.h"
+#include "summary.h"
 #include "stack-cache.h"
 #include "output.h"
 #include "sup.h"
@@ -36,6 +37,7 @@ enum {
 	OPT_LEARN = 0x100,
 	OPT_BEST_EFFORT,
 	OPT_SUPERVISE_ALL,
+	OPT_FULL,
 };
 
 const char *argp_program_version = "fbac-run " FBAC_VERSION;
@@ -51,7 +53,7 @@ struct options {
 	enum run_mode mode;
 	const char *log;
 	int verbosity;
-	bool check, best_effort, supervise_all, bad;
+	bool check, full, best_effort, supervise_all, bad;
 	char **command;
 };
 
@@ -71,7 +73,11 @@ static const struct argp_option options[] = {
 	{ "quiet", 'q', NULL, 0, "Print no denial lines", 1 },
 	{ "verbose", 'v', NULL, 0, "Print more", 1 },
 	{ "check", 'n', NULL, 0,
-	  "Print the effective policy and exit without running anything", 2 },
+	  "Print the effective policy (a summary) and exit without running anything",
+	  2 },
+	{ "full", OPT_FULL, NULL, 0,
+	  "With --check: every rule with its origin, every kernel rule and what the supervisor decides",
+	  2 },
 	{ "best-effort", OPT_BEST_EFFORT, NULL, 0,
 	  "Run even if the kernel lacks some Landlock features (printed)", 2 },
 	{ "supervise-all", OPT_SUPERVISE_ALL, NULL, 0,
@@ -133,6 +139,9 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
 	case 'n':
 		o->check = true;
 		return 0;
+	case OPT_FULL:
+		o->full = true;
+		return 0;
 	case OPT_SUPERVISE_ALL:
 		o->supervise_all = true;
 		return 0;
@@ -147,6 +156,8 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
 	case ARGP_KEY_END:
 		if (!o->command)
 			argp_error(st, "missing COMMAND");
+		if (o->full && !o->check)
+			argp_error(st, "--full goes with --check");
 		return 0;
 	default:
 		return ARGP_ERR_UNKNOWN;
@@ -369,8 +380,11 @@ static int run(struct options *o)
 				.target = fbac_library_find(l.lib, o->as[i]),
 			};
 			if (!grants[i].target) {
-				log_error(0, "unknown functionality '%s' (see 'fbac list')",
-					  o->as[i]);
+				const char *close = fbac_library_closest(l.lib, o->as[i]);
+
+				log_error(0, "unknown functionality '%s' (%s%s%ssee 'fbac list')",
+					  o->as[i], close ? "did you mean '" : "", close ?: "",
+					  close ? "'? " : "");
 				goto out;
 			}
 		}
@@ -389,10 +403,20 @@ static int run(struct options *o)
 	landlock_missing(&st, abi, missing, sizeof(missing));
 	if (o->check) {
 		for (size_t i = 0; i < st.n; i++) {
-			printf("layer %s: %s\n", st.entries[i].layer_name,
+			printf("layer %s: %s", st.entries[i].layer_name,
 			       st.entries[i].policy->name);
-			print_policy(stdout, st.entries[i].policy);
+			print_layer_role(stdout, &st.entries[i]);
+			putchar('\n');
+			if (o->full)
+				print_policy(stdout, st.entries[i].policy);
+			else
+				print_policy_summary(
+					stdout, st.entries[i].policy,
+					fbac_env_get(&l.env, "HOME", 4));
 		}
+		if (!o->full)
+			printf("(fbac-run --check --full: every rule with its origin)\n");
+		/* Last: scripts read the kernel's answer from the last line. */
 		printf("landlock ABI %d%s%s\n", abi, missing[0] ? "; missing: " : "",
 		       missing);
 		ret = 0;

@@ -62,8 +62,29 @@ static int report_once(struct seen *s, int r, const struct fbac_diag *d)
 		if (s->v[s->n])
 			s->n++;
 	}
-	log_diag(r, d);
+	log_problem(r, d);
 	return 1;
+}
+
+/* Each include on its own, so that every bad one is reported. Return
+ * the number of new problems, and in *bad whether there was any. */
+static unsigned check_includes(struct seen *seen, const struct fbac_library *lib,
+			       const struct fbac_include *inc, size_t n,
+			       bool *bad)
+{
+	unsigned found = 0;
+
+	*bad = false;
+	for (size_t i = 0; i < n; i++) {
+		struct fbac_diag d = { 0 };
+		int r = fbac_check_include(lib, &inc[i], true, &d);
+
+		if (r < 0) {
+			*bad = true;
+			found += (unsigned)report_once(seen, r, &d);
+		}
+	}
+	return found;
 }
 
 static void seen_free(struct seen *s)
@@ -88,6 +109,7 @@ static int try_compile(struct seen *seen, const struct fbac_resolve_input *ri)
 	fbac_policy_free(pol);
 	if (r == -ENOMEM)
 		return log_diag(r, &d), 1;
+	/* An unknown variable or parameter, a bad value: each once. */
 	if (r < 0)
 		return report_once(seen, r, &d);
 	return 0;
@@ -137,7 +159,12 @@ int cmd_check(struct global *g, int argc, char **argv)
 				.layer = f->layer,
 			};
 			struct fbac_diag d = { 0 };
+			bool inc_bad;
 
+			bad += check_includes(&seen, l.lib, f->includes,
+					      f->n_includes, &inc_bad);
+			if (inc_bad)
+				continue;
 			if ((r = fbac_check_functionality(l.lib, f, &d)) < 0) {
 				bad += (unsigned)report_once(&seen, r, &d);
 				continue;
@@ -155,7 +182,12 @@ int cmd_check(struct global *g, int argc, char **argv)
 				.layer = a->layer,
 			};
 			struct fbac_diag d = { 0 };
+			bool inc_bad;
 
+			bad += check_includes(&seen, l.lib, a->grants,
+					      a->n_grants, &inc_bad);
+			if (inc_bad)
+				continue;
 			if ((r = fbac_check_application(l.lib, a, &d)) < 0) {
 				bad += (unsigned)report_once(&seen, r, &d);
 				continue;
@@ -166,6 +198,9 @@ int cmd_check(struct global *g, int argc, char **argv)
 	if (!o.quiet && !bad)
 		printf("%zu files, %zu functionalities, %zu applications: no problems\n",
 		       l.files, l.lib->n_funcs, l.lib->n_apps);
+	else if (bad && log_problems_unshown())
+		fprintf(stderr, "fbac: %u problems found; only the first %d are shown (FBAC_MAX_PROBLEMS)\n",
+			bad, FBAC_MAX_PROBLEMS);
 	else if (bad)
 		fprintf(stderr, "fbac: %u problem%s found\n", bad,
 			bad == 1 ? "" : "s");

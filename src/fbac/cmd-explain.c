@@ -237,8 +237,11 @@ int cmd_explain(struct global *g, int argc, char **argv)
 			.target = fbac_library_find(l.lib, o.as[i]),
 		};
 		if (!grants[i].target) {
-			log_error(0, "unknown functionality '%s' (see 'fbac list')",
-				  o.as[i]);
+			const char *close = fbac_library_closest(l.lib, o.as[i]);
+
+			log_error(0, "unknown functionality '%s' (%s%s%ssee 'fbac list')",
+				  o.as[i], close ? "did you mean '" : "", close ?: "",
+				  close ? "'? " : "");
 			goto out;
 		}
 	}
@@ -269,6 +272,11 @@ int cmd_explain(struct global *g, int argc, char **argv)
 	printf(" for %s\n", app ? app : "--as");
 	for (size_t i = 0; i < st.n; i++)
 		print_entry(&st.entries[i], opname, &verdicts[i]);
+	for (size_t i = 0; i < st.n; i++)
+		if (st.entries[i].replaces)
+			printf("  (layer %s's policy replaces layer %s's)\n",
+			       st.entries[i].layer_name,
+			       st.entries[i].replaces);
 	if (!allowed) {
 		const char *fill_dir = fbac_suggest_fill_dir(&q, fill,
 							     sizeof(fill));

@@ -6,17 +6,21 @@
 
 #include "fbac.h"
 #include "output.h"
+#include "summary.h"
 
 struct show_opts {
 	const char *name;
 	struct fbac_define defs[FBAC_MAX_DEFINES];
 	size_t n_defs;
-	bool bad;
+	bool bad, full;
 };
 
 static const struct argp_option options[] = {
 	{ "define", 'D', "[FUNC.]PARAM=VALUE", 0,
 	  "Set a parameter (lists: comma-separated)", 0 },
+	{ "full", 'f', NULL, 0,
+	  "Print the whole tree, every rule with its origin, every kernel rule and what the supervisor decides, instead of a summary",
+	  0 },
 	{ 0 }
 };
 
@@ -28,6 +32,9 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
 	case 'D':
 		if (parse_define(arg, o->defs, &o->n_defs) < 0)
 			o->bad = true;
+		return 0;
+	case 'f':
+		o->full = true;
 		return 0;
 	case ARGP_KEY_ARG:
 		if (o->name)
@@ -67,13 +74,38 @@ static void print_tree(const struct fbac_rnode *n, unsigned depth)
 		print_tree(n->children[i], depth + 1);
 }
 
+/* Which layers' policies fbac-run stacks for the program. */
+static void print_in_force(const struct fbac_library *lib, const char *name,
+			   const struct fbac_application *const *force,
+			   size_t n, int replaced)
+{
+	size_t k = 0;
+
+	printf("  in force for %s:", name);
+	for (unsigned i = 0; i < lib->n_layers; i++) {
+		const struct fbac_layer *ly = &lib->layers[i];
+
+		if (!force[i])
+			continue;
+		printf("%s layer %s", k++ ? "," : "", ly->name);
+		if (ly->kind == FBAC_LAYER_ADMIN)
+			printf(" (the administrator's ceiling)");
+		else if (ly->kind == FBAC_LAYER_USER && replaced >= 0)
+			printf(" (the user's own policy, replacing layer %s's)",
+			       lib->layers[replaced].name);
+	}
+	printf(n > 1 ? "; allowed only what each allows\n" : "\n");
+}
+
 int cmd_show(struct global *g, int argc, char **argv)
 {
 	struct argp argp = {
 		options, parse_opt, "NAME",
-		"Show a functionality or application policy: its hierarchy with "
-		"arguments, the flattened privileges with their provenance, the "
-		"kernel rules and what the supervisor decides.",
+		"Show a functionality or application policy: what it grants by "
+		"kind, the protected paths it reaches and does not, the "
+		"functionalities it includes and the kernel's part; with --full, "
+		"its hierarchy with arguments, the flattened privileges with their "
+		"provenance, the kernel rules and what the supervisor decides.",
 		NULL, NULL, NULL
 	};
 	struct show_opts o = { 0 };
@@ -84,6 +116,9 @@ int cmd_show(struct global *g, int argc, char **argv)
 	struct fbac_resolved *res = NULL;
 	struct fbac_policy *pol = NULL;
 	struct fbac_diag d = { 0 };
+	const struct fbac_application *force[FBAC_MAX_LAYERS];
+	size_t n_force = 0;
+	int replaced = -1;
 	struct layers l;
 	int r, ret = EXIT_DENIED_OR_INVALID;
 
@@ -97,11 +132,22 @@ int cmd_show(struct global *g, int argc, char **argv)
 		goto out;
 	}
 	f = fbac_library_find(l.lib, o.name);
-	for (unsigned i = 0; !f && !app && i < l.lib->n_layers; i++)
-		app = fbac_library_find_app(l.lib, i, o.name);
+	if (!f) {
+		n_force = fbac_stack_layers(l.lib, o.name, force, &replaced);
+		/* The user's own policy when it replaces the library's. */
+		for (unsigned i = 0; !app && i < l.lib->n_layers; i++)
+			if (force[i] &&
+			    l.lib->layers[i].kind != FBAC_LAYER_ADMIN)
+				app = force[i];
+		for (unsigned i = 0; !app && i < l.lib->n_layers; i++)
+			app = fbac_library_find_app(l.lib, i, o.name);
+	}
 	if (!f && !app) {
-		log_error(0, "unknown functionality or application '%s' (see 'fbac list')",
-			  o.name);
+		const char *close = fbac_library_closest(l.lib, o.name);
+
+		log_error(0, "unknown functionality or application '%s' (%s%s%ssee 'fbac list')",
+			  o.name, close ? "did you mean '" : "", close ?: "",
+			  close ? "'? " : "");
 		ret = EXIT_FAILURE_USAGE;
 		goto out;
 	}
@@ -144,6 +190,7 @@ int cmd_show(struct global *g, int argc, char **argv)
 		for (size_t i = 0; i < app->n_executables; i++)
 			printf(" %s", app->executables[i]);
 		putchar('\n');
+		print_in_force(l.lib, app->name, force, n_force, replaced);
 	}
 	r = fbac_resolve(&ri, &res, &d);
 	if (r == 0)
@@ -153,6 +200,14 @@ int cmd_show(struct global *g, int argc, char **argv)
 		/* A bad -D is a usage error, not a broken profile. */
 		if (streq(d.file, "<command line>"))
 			ret = EXIT_FAILURE_USAGE;
+		goto out;
+	}
+	if (!o.full) {
+		print_policy_summary(stdout, pol,
+				     fbac_env_get(&l.env, "HOME", 4));
+		printf("(fbac show --full %s: every rule with its origin)\n",
+		       o.name);
+		ret = EXIT_OK;
 		goto out;
 	}
 	printf("hierarchy:\n");

@@ -98,12 +98,68 @@ int main(int argc, char **argv)
 	return EXIT_FAILURE_USAGE;
 }
 
+/*
+ * The checks that need the whole library (includes, arguments, cycles),
+ * as fbac check makes them: list, show and explain refuse a library that
+ * fbac check would refuse. Each problem is printed once.
+ */
+static int check_linked(struct layers *l)
+{
+	const struct fbac_library *lib = l->lib;
+	unsigned bad = 0;
+
+	for (size_t i = 0; i < lib->n_funcs; i++) {
+		const struct fbac_functionality *f = lib->funcs[i];
+		bool inc_bad = false;
+
+		for (size_t k = 0; k < f->n_includes; k++) {
+			struct fbac_diag d = { 0 };
+			int r = fbac_check_include(lib, &f->includes[k], true, &d);
+
+			if (r < 0) {
+				log_problem(r, &d);
+				bad++;
+				inc_bad = true;
+			}
+		}
+		if (!inc_bad) {
+			struct fbac_diag d = { 0 };
+			int r = fbac_check_functionality(lib, f, &d);
+
+			if (r == -ENOMEM)
+				return log_error(r, "out of memory");
+			if (r < 0) {
+				log_problem(r, &d);
+				bad++;
+			}
+		}
+	}
+	for (size_t i = 0; i < lib->n_apps; i++) {
+		const struct fbac_application *a = lib->apps[i];
+
+		for (size_t k = 0; k < a->n_grants; k++) {
+			struct fbac_diag d = { 0 };
+			int r = fbac_check_include(lib, &a->grants[k], true, &d);
+
+			if (r < 0) {
+				log_problem(r, &d);
+				bad++;
+			}
+		}
+	}
+	l->errors += bad;
+	return bad ? -EINVAL : 0;
+}
+
 int global_load(struct global *g, struct layers *l)
 {
 	struct layers_options o = { .extra_dirs = g->extra_dirs,
 				    .n_extra = g->n_extra };
+	int r = layers_load(&o, l);
 
-	return layers_load(&o, l);
+	if (r < 0 || !l->lib->linked)
+		return r;
+	return check_linked(l);
 }
 
 int parse_define(char *arg, struct fbac_define *defs, size_t *n)

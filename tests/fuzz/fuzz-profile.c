@@ -55,6 +55,61 @@ static void compile(const struct fbac_library *lib, const struct fbac_env *env,
 	fbac_policy_free(pol);
 }
 
+/*
+ * fbac check's way: every problem of the input into a list, a file whose
+ * problems were left out added anyway, linked with its duplicates, and
+ * every include checked and every root compiled (half-parsed documents
+ * must hold together). A refusal must have put something in the list.
+ */
+static void load_all(const uint8_t *data, size_t size)
+{
+	struct fbac_library *lib = fbac_library_new();
+	struct fbac_diags all = { 0 };
+	static struct fbac_diag diag;
+	struct fbac_arena *ea = NULL;
+	struct fbac_parsed p;
+	struct fbac_env env;
+	struct fbac_env_input in = { .home = "/home/fuzz", .user = "fuzz",
+				     .uid = 1000 };
+	int r;
+
+	if (!lib ||
+	    fbac_profile_parse_buffer(lib->arena, "fuzz.yaml",
+				      (const char *)data, size, &p) < 0)
+		goto out;
+	r = fbac_profile_load_parsed_all(lib, &p, &all);
+	if ((r == -EINVAL || r == -E2BIG) && all.n == 0)
+		__builtin_trap();
+	if (r == -ENOMEM)
+		goto out;
+	fbac_diags_free(&all);
+	if (fbac_library_link_all(lib, &all) == -ENOMEM)
+		goto out;
+	ea = fbac_arena_new();
+	if (!ea || fbac_env_init(&env, ea, &in) < 0)
+		goto out;
+	for (size_t i = 0; i < lib->n_funcs; i++) {
+		const struct fbac_functionality *f = lib->funcs[i];
+		bool bad = false;
+
+		for (size_t k = 0; k < f->n_includes; k++)
+			bad |= fbac_check_include(lib, &f->includes[k], true,
+						  &diag) < 0;
+		fbac_diag_clear(&diag);
+		if (!bad && fbac_check_functionality(lib, f, &diag) == 0)
+			compile(lib, &env, NULL, f, &diag);
+	}
+	for (size_t i = 0; i < lib->n_apps; i++) {
+		fbac_diag_clear(&diag);
+		if (fbac_check_application(lib, lib->apps[i], &diag) == 0)
+			compile(lib, &env, lib->apps[i], NULL, &diag);
+	}
+out:
+	fbac_diags_free(&all);
+	fbac_arena_free(ea);
+	fbac_library_free(lib);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static struct fbac_diag diag; /* large: keep it off the stack */
@@ -113,5 +168,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 out:
 	lib = fbac_library_free(lib);
+	load_all(data, size);
 	return 0;
 }

@@ -961,6 +961,8 @@ static const char stack_funcs[] =
 	"---\n"
 	FUNC("Read_Other") "privileges: [file_read: /other/**]\n"
 	"---\n"
+	FUNC("Read_More") "privileges: [file_read: /more/**]\n"
+	"---\n"
 	FUNC("Read_Home") "privileges: [file_read: ~/**]\n";
 
 #define APP_T(funcs)                                                           \
@@ -978,29 +980,38 @@ static int load_layer(enum fbac_layer_kind kind, const char *name,
 	return load_text(lib, file, text, &d);
 }
 
+/*
+ * The layers (fbac-profile(5), LAYERS): the administrator's policy is the
+ * ceiling, the user's own replaces the library's (and may grant more), a
+ * -P layer narrows.
+ */
 static void test_stack(void)
 {
 	struct fbac_stack s = { .n = 0 };
 	struct fbac_include as[2] = { { .name = "Read_Data" },
-				      { .name = "Read_Other" } };
+				      { .name = "Read_More" } };
 	struct fbac_stack_input in = { .env = &env,
 				       .trusted_env = &trusted_env,
 				       .program = "t" };
+	const struct fbac_application *apps[FBAC_MAX_LAYERS];
 	const struct fbac_stack_entry *e;
 	struct fbac_verdict v;
-	int r;
+	int r, replaced;
 
 	lib = fbac_library_free(lib);
 	lib = fbac_library_new();
 	r = load_layer(FBAC_LAYER_LIBRARY, "library", stack_funcs);
-	r |= load_text(lib, "library-t.yaml",
-		       APP_T("[Read_Data, Read_Other, Read_Home]"), &d);
+	r |= load_text(lib, "library-t.yaml", APP_T("[Read_Data]"), &d);
+	r |= load_text(lib, "library-s.yaml",
+		       "fbac: 1\napplication: s\nexecutables: [/usr/bin/s]\n"
+		       "functionalities: [Read_Data, Read_Other]\n",
+		       &d);
 	r |= load_layer(FBAC_LAYER_ADMIN, "admin",
-			APP_T("[Read_Data, Read_Home]"));
-	r |= load_layer(FBAC_LAYER_USER, "user",
 			APP_T("[Read_Data, Read_Other, Read_Home]"));
+	r |= load_layer(FBAC_LAYER_USER, "user",
+			APP_T("[Read_Data, Read_Other, Read_More, Read_Home]"));
 	r |= load_layer(FBAC_LAYER_EXTRA, "extra",
-			"fbac: 1\napplication: other\nexecutables: [/x]\n"
+			"fbac: 1\napplication: s\nexecutables: [/x]\n"
 			"functionalities: [Read_Other]\n");
 	fbac_diag_clear(&d);
 	if (!ok(r == 0 && fbac_library_link(lib, &d) == 0,
@@ -1008,34 +1019,66 @@ static void test_stack(void)
 		diag("%s:%u:%u: %s", d.file, d.line, d.col, d.msg);
 	in.lib = lib;
 
+	is_int(fbac_stack_layers(lib, "t", apps, &replaced), 2,
+	       "two layers in force for t");
+	ok(!apps[0] && apps[1] && apps[2] && !apps[3],
+	   "admin and user; the library's set aside, extra does not name t");
+	is_int(replaced, 0, "the library's is the one replaced");
+	is_int(fbac_stack_layers(lib, "s", apps, &replaced), 2,
+	       "two layers in force for s");
+	ok(apps[0] && !apps[1] && !apps[2] && apps[3] && replaced == -1,
+	   "without a user policy the library's applies; a -P layer adds one");
+
 	fbac_diag_clear(&d);
 	is_int(fbac_stack_build(&in, &s, &d), 0, "stack for t");
-	is_int(s.n, 3, "library, admin and user name t; extra does not");
-	if (s.n == 3) {
-		is_str(s.entries[0].layer_name, "library", "first entry");
-		is_str(s.entries[1].layer_name, "admin", "second entry");
-		is_str(s.entries[2].layer_name, "user", "third entry");
+	is_int(s.n, 2, "admin and user; the user's replaces the library's");
+	if (s.n == 2) {
+		is_str(s.entries[0].layer_name, "admin", "first entry");
+		is_int(s.entries[0].kind, FBAC_LAYER_ADMIN, "its kind");
+		ok(!s.entries[0].replaces, "admin replaces nothing");
+		is_str(s.entries[1].layer_name, "user", "second entry");
+		is_int(s.entries[1].kind, FBAC_LAYER_USER, "its kind");
+		is_str(s.entries[1].replaces, "library",
+		       "the user's says what it replaces");
 	}
 	e = fbac_stack_check_path(&s, FBAC_OP_FILE_READ, "/data/x", &v);
 	ok(e == NULL && v.allowed, "allowed when every layer allows");
 	e = fbac_stack_check_path(&s, FBAC_OP_FILE_READ, "/other/x", &v);
+	ok(e == NULL && v.allowed,
+	   "the user's policy grants more than the library's");
+	e = fbac_stack_check_path(&s, FBAC_OP_FILE_READ, "/more/x", &v);
 	ok(e && e->layer_name && !strcmp(e->layer_name, "admin") && !v.allowed,
-	   "denied when one layer (admin) does not allow");
+	   "but never more than the administrator's");
 	/* The admin layer's '~' is the trusted home, not the caller's. */
 	e = fbac_stack_check_path(&s, FBAC_OP_FILE_READ, "/home/u/x", &v);
 	ok(e && !strcmp(e->layer_name, "admin"),
 	   "admin's ~/** is not the caller's home");
 	e = fbac_stack_check_path(&s, FBAC_OP_FILE_READ, "/home/trusted/x", &v);
-	ok(e && !strcmp(e->layer_name, "library"),
+	ok(e && !strcmp(e->layer_name, "user"),
 	   "and the other layers' ~/** is not the trusted home");
 	e = fbac_stack_check_path(&s, FBAC_OP_FILE_READ, "/etc/passwd", &v);
 	ok(e == &s.entries[0] && !v.allowed, "denied by all: the first says so");
 	fbac_stack_clear(&s);
 	is_int(s.n, 0, "stack cleared");
 
+	/* No user policy: the library's, narrowed by a -P layer. */
+	in.program = "s";
+	fbac_diag_clear(&d);
+	is_int(fbac_stack_build(&in, &s, &d), 0, "stack for s");
+	is_int(s.n, 2, "library and extra");
+	if (s.n == 2) {
+		is_str(s.entries[0].layer_name, "library", "the library's");
+		ok(!s.entries[0].replaces, "replacing nothing");
+		is_int(s.entries[1].kind, FBAC_LAYER_EXTRA, "then the extra");
+	}
+	e = fbac_stack_check_path(&s, FBAC_OP_FILE_READ, "/data/x", &v);
+	ok(e && e->kind == FBAC_LAYER_EXTRA, "the -P layer narrows");
+	fbac_stack_clear(&s);
+	in.program = "t";
+
 	/* --as replaces the discretionary layers; admin still applies. */
 	as[0].target = fbac_library_find(lib, "Read_Data");
-	as[1].target = fbac_library_find(lib, "Read_Other");
+	as[1].target = fbac_library_find(lib, "Read_More");
 	in.grants = as;
 	in.n_grants = 2;
 	fbac_diag_clear(&d);
@@ -1045,11 +1088,14 @@ static void test_stack(void)
 		ok(s.entries[0].layer &&
 			   s.entries[0].layer->kind == FBAC_LAYER_ADMIN,
 		   "the admin layer");
-		ok(s.entries[1].layer == NULL, "the command line");
+		ok(s.entries[1].layer == NULL &&
+			   s.entries[1].kind == FBAC_LAYER_COMMAND_LINE &&
+			   !s.entries[1].replaces,
+		   "the command line");
 	}
 	e = fbac_stack_check_path(&s, FBAC_OP_FILE_READ, "/data/x", &v);
 	ok(e == NULL && v.allowed, "--as and admin both allow /data");
-	e = fbac_stack_check_path(&s, FBAC_OP_FILE_READ, "/other/x", &v);
+	e = fbac_stack_check_path(&s, FBAC_OP_FILE_READ, "/more/x", &v);
 	ok(e && e->layer && e->layer->kind == FBAC_LAYER_ADMIN,
 	   "--as cannot widen the admin layer");
 	e = fbac_stack_check_path(&s, FBAC_OP_FILE_READ, "/home/trusted/x", &v);
@@ -1075,13 +1121,13 @@ static void test_stack(void)
 	in.program = "/usr/bin/t";
 	fbac_diag_clear(&d);
 	is_int(fbac_stack_build(&in, &s, &d), 0, "a program by executable path");
-	is_int(s.n, 3, "matches the same policies");
+	is_int(s.n, 2, "matches the same policies");
 	fbac_stack_clear(&s);
 	in.program = "/opt/bin/t";
 	fbac_diag_clear(&d);
 	is_int(fbac_stack_build(&in, &s, &d), 0,
 	       "an unlisted path falls back to its last component");
-	is_int(s.n, 3, "the policies named t");
+	is_int(s.n, 2, "the policies named t");
 	fbac_stack_clear(&s);
 }
 

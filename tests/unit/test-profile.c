@@ -11,6 +11,7 @@
 
 #include "fbac-limits.h"
 #include "profile.h"
+#include "spell.h"
 #include "tap.h"
 #include "unit-util.h"
 
@@ -694,8 +695,8 @@ static void test_checks(void)
 	r = fbac_check_functionality(lib, fbac_library_find(lib, "User"), &d);
 	is_int(r, -EINVAL, "an argument naming no parameter");
 	is_diag(&d, "t0.yaml", 31, 27,
-		"'Read_Only_Directory' has no parameter 'dri'",
-		"unknown argument: position of its name");
+		"'Read_Only_Directory' has no parameter 'dri' (did you mean 'dir'?)",
+		"unknown argument: position of its name, and the name meant");
 	fbac_diag_clear(&d);
 	r = fbac_check_functionality(lib, fbac_library_find(lib, "User2"), &d);
 	is_int(r, -EINVAL, "a missing required argument");
@@ -834,9 +835,149 @@ static void test_parsed(void)
 	fbac_library_free(lib);
 }
 
+/* fbac check's way: every problem of a file, with "did you mean". */
+static void test_all_problems(void)
+{
+	static const char text[] =
+		"fbac: 1\n"
+		"functionality: Mine\n"
+		"category: files\n"
+		"descripton: x\n"
+		"includes: [http_client, Http_Clinet]\n"
+		"privileges:\n"
+		"  - file_raed: /tmp/**\n"
+		"  - {access: [file_read, dir_raed], paths: /srv/**}\n"
+		"  - file_read: /etc/x\n"
+		"denied:\n"
+		"  - zzzz_qqqq: /tmp/y\n";
+	struct fbac_library *lib = fbac_library_new();
+	struct fbac_arena *a = fbac_arena_new();
+	struct fbac_diags all = { 0 };
+	const struct fbac_functionality *f;
+	struct fbac_parsed p;
+	char many[8192];
+	size_t o;
+
+	load_text(lib, "http.yaml", http_text, &d);
+	fbac_library_adopt(lib, a);
+	fbac_profile_parse_buffer(a, "mine.yaml", text, strlen(text), &p);
+	is_int(fbac_profile_load_parsed_all(lib, &p, &all), -EINVAL,
+	       "a file with problems is refused");
+	is_int((long)all.n, 6, "with every problem, in order");
+	if (all.n == 6) {
+		is_diag(&all.v[0], "mine.yaml", 4, 1,
+			"unknown key 'descripton' in a functionality (did you mean 'description'?)",
+			"a misspelt key, and the key meant");
+		is_diag(&all.v[1], "mine.yaml", 1, 1,
+			"lacks the required key 'description'",
+			"then what the misspelling left out");
+		is_diag(&all.v[2], "mine.yaml", 5, 12,
+			"invalid functionality name 'http_client' (did you mean 'HTTP_Client'?)",
+			"a name in the wrong case");
+		is_diag(&all.v[3], "mine.yaml", 7, 5,
+			"unknown privilege 'file_raed' (did you mean 'file_read'?)",
+			"a misspelt privilege");
+		is_diag(&all.v[4], "mine.yaml", 8, 26,
+			"unknown privilege 'dir_raed' (did you mean 'dir_read'?)",
+			"in the long form too");
+		is_diag(&all.v[5], "mine.yaml", 11, 5,
+			"unknown privilege 'zzzz_qqqq' (see fbac-profile(5)",
+			"nothing close: the vocabulary");
+	}
+	fbac_diags_free(&all);
+	fbac_diag_clear(&d);
+	is_int(fbac_library_link(lib, &d), 0, "the library links");
+	f = fbac_library_find(lib, "HTTP_Client");
+	ok(f != NULL, "the clean file was added");
+	f = fbac_library_find(lib, "Mine");
+	ok(f && f->n_includes == 1 && f->n_privs == 2,
+	   "and the broken one, its problems left out, for the other checks");
+	fbac_library_free(lib);
+
+	/* A document whose only problems are left out is added anyway, so
+	 * that its includes are checked. */
+	lib = fbac_library_new();
+	a = fbac_arena_new();
+	load_text(lib, "http.yaml", http_text, &d);
+	fbac_library_adopt(lib, a);
+	fbac_profile_parse_buffer(
+		a, "soft.yaml",
+		"fbac: 1\nfunctionality: Soft\ncategory: files\n"
+		"description: x\nhigh_levl: true\nincludes: [Http_Clinet]\n",
+		strlen("fbac: 1\nfunctionality: Soft\ncategory: files\n"
+		       "description: x\nhigh_levl: true\nincludes: [Http_Clinet]\n"),
+		&p);
+	is_int(fbac_profile_load_parsed_all(lib, &p, &all), -EINVAL,
+	       "an unknown key is a problem");
+	is_int((long)all.n, 1, "one");
+	fbac_diags_free(&all);
+	is_int(fbac_library_link_all(lib, &all), 0, "it links");
+	f = fbac_library_find(lib, "Soft");
+	ok(f && f->n_includes == 1, "the document was added");
+	fbac_diag_clear(&d);
+	if (f) {
+		is_int(fbac_check_include(lib, &f->includes[0], true, &d), -EINVAL,
+		       "and its include is checked");
+		is_diag(&d, "soft.yaml", 6, 12,
+			"unknown functionality 'Http_Clinet' (did you mean 'HTTP_Client'?)",
+			"with the name meant");
+	}
+	fbac_library_free(lib);
+
+	/* Duplicates: all reported, and linked anyway. */
+	lib = fbac_library_new();
+	load_text(lib, "h1.yaml", http_text, &d);
+	load_text(lib, "h2.yaml", http_text, &d);
+	load_text(lib, "app1.yaml", app_text, &d);
+	load_text(lib, "app2.yaml", app_text, &d);
+	is_int(fbac_library_link_all(lib, &all), -EINVAL,
+	       "duplicates are refused");
+	is_int((long)all.n, 2, "each reported");
+	ok(lib->linked, "and the library linked for the other checks");
+	fbac_diags_free(&all);
+	fbac_library_free(lib);
+
+	/* At most FBAC_MAX_PROBLEMS kept; the rest counted. */
+	lib = fbac_library_new();
+	a = fbac_arena_new();
+	fbac_library_adopt(lib, a);
+	o = (size_t)snprintf(many, sizeof(many),
+			     "fbac: 1\nfunctionality: Many\ncategory: files\n"
+			     "description: x\n");
+	for (int i = 0; i < FBAC_MAX_PROBLEMS + 10; i++)
+		o += (size_t)snprintf(many + o, sizeof(many) - o,
+				      "k%d: 1\n", i);
+	fbac_profile_parse_buffer(a, "many.yaml", many, o, &p);
+	is_int(fbac_profile_load_parsed_all(lib, &p, &all), -EINVAL,
+	       "many unknown keys");
+	is_int((long)all.n, FBAC_MAX_PROBLEMS, "the first FBAC_MAX_PROBLEMS kept");
+	is_int((long)all.dropped, 10, "the others counted");
+	fbac_diags_free(&all);
+	fbac_library_free(lib);
+
+	is_int(fbac_spell_distance("file_raed", "file_read"), 1,
+	       "a transposition costs one");
+	is_int(fbac_spell_distance("text_viewer", "Text_Viewer"), 0,
+	       "letter case costs nothing");
+	is_int(fbac_spell_distance("", "abc"), 3, "insertions");
+	is_int(fbac_spell_distance("kitten", "sitting"), 3, "the classic");
+	{
+		static const char *const names[] = { "paths", "ports", "hosts",
+						     NULL };
+
+		is_str(fbac_spell_closest("host", names), "hosts",
+		       "the closest name");
+		ok(fbac_spell_closest("recursive", names) == NULL,
+		   "none when nothing is close");
+		ok(fbac_spell_closest("paths", names) == NULL,
+		   "never the word itself");
+	}
+}
+
 int main(void)
 {
 	plan_no_plan();
+	test_all_problems();
 	test_valid();
 	test_unknown_keys();
 	test_wrong_kind();

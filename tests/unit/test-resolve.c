@@ -789,6 +789,11 @@ static void test_substitution(void)
 		    "'$1' is not a name");
 	subst_fails("Name_Run", -EINVAL, 60, 19, "unknown parameter '$name_x'",
 		    "a name runs over letters, digits and '_'");
+	like(d.msg, "(did you mean '$name'?)",
+	     "and the parameter meant is suggested");
+	subst_fails("Bad_Var", -EINVAL, 6, 20, "unknown variable '$NOPE'",
+		    "again");
+	ok(!strstr(d.msg, "did you mean"), "nothing close: no suggestion");
 	subst_fails("Glob_Bad", -EINVAL, 76, 16, "**",
 		    "'**' inside a component");
 	subst_fails("Rel_Pat", -EINVAL, 83, 16, "absolute",

@@ -186,10 +186,15 @@ static bool decodes_as(const void *buf, size_t len, unsigned flags,
 
 		if (!diff && lean && (p->n_gaps || !p->gaps_left_out))
 			diff = "gaps made though left out";
-		if (diff || !str_eq(st->entries[i].layer_name,
-				    back.entries[i].layer_name)) {
+		if (!diff && (!str_eq(st->entries[i].layer_name,
+				      back.entries[i].layer_name) ||
+			      st->entries[i].kind != back.entries[i].kind ||
+			      !str_eq(st->entries[i].replaces,
+				      back.entries[i].replaces)))
+			diff = "layer name, kind or the layer it replaces";
+		if (diff) {
 			diag("%s: entry %zu differs%s: %s", what, i,
-			     lean ? " (no gaps)" : "", diff ? diff : "layer name");
+			     lean ? " (no gaps)" : "", diff);
 			same = false;
 		}
 		lean_with_gaps += lean && st->entries[i].policy->n_gaps;
@@ -284,6 +289,14 @@ static void test_applications(void)
 		}
 		n++;
 		good += round_trip(&st, lib->apps[i]->name);
+		if (i == 0) {
+			/* As a user's own policy replacing the library's. */
+			st.entries[0].kind = FBAC_LAYER_USER;
+			st.entries[0].layer_name = "user";
+			st.entries[0].replaces = "library";
+			ok(round_trip(&st, "a user's policy"),
+			   "the layer's kind and what it replaces come back");
+		}
 		fbac_stack_clear(&st);
 	}
 	ok(n > 30, "the shipped applications stack (%zu)", n);
@@ -320,9 +333,10 @@ static void test_functionalities(void)
 			continue;
 		}
 		n++;
-		st.entries[st.n++] = (struct fbac_stack_entry){ NULL,
-								 "command line",
-								 pol };
+		st.entries[st.n++] = (struct fbac_stack_entry){
+			NULL, "command line", pol, FBAC_LAYER_COMMAND_LINE,
+			NULL
+		};
 		if (st.n == 3 || i + 1 == lib->n_funcs) {
 			stacks++;
 			good += round_trip(&st, lib->funcs[i]->name);
