@@ -38,4 +38,9 @@
 #define FBAC_MAX_PATH_DEPTH 256	      /* components of a path */
 #define FBAC_MAX_DIAG 512	      /* one diagnostic message */
 
+/* fbac wrap. */
+#define FBAC_MAX_WRAPPER_SIZE 16384    /* bytes of a wrapper script fbac reads back */
+#define FBAC_MAX_DESKTOP_SIZE (256 * 1024) /* bytes of a .desktop entry copied */
+#define FBAC_MAX_DESKTOP_FILES 4096    /* .desktop entries searched per directory */
+
 #endif

@@ -21,6 +21,9 @@ static const char doc[] =
 	"  show       a functionality or application: tree, privileges, kernel rules\n"
 	"  check      validate profile files and directories\n"
 	"  explain    is an operation allowed, and by which functionality?\n"
+	"  wrap       make a program start confined (wrapper, desktop entry)\n"
+	"  unwrap     remove what wrap wrote\n"
+	"  aliases    shell aliases that run programs confined\n"
 	"\nRun 'fbac COMMAND --help' for a command's options. See fbac(1).";
 
 static const struct argp_option options[] = {
@@ -68,6 +71,9 @@ int main(int argc, char **argv)
 		{ "show", cmd_show },
 		{ "check", cmd_check },
 		{ "explain", cmd_explain },
+		{ "wrap", cmd_wrap },
+		{ "unwrap", cmd_unwrap },
+		{ "aliases", cmd_aliases },
 	};
 	struct argp argp = { options, parse_opt, "COMMAND [ARG...]", doc,
 			     NULL, NULL, NULL };
