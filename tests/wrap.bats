@@ -392,3 +392,21 @@ OUTER=(--as Version_Control_Client --as Run_Helper_Programs
 	run --separate-stderr bash "$BATS_TEST_TMPDIR/rc.sh"
 	[[ $stderr == *"denied file_getattr '$HOME/.ssh/id_rsa' for tar"* ]]
 }
+
+@test "README: a wrapped firefox-esr takes a headless screenshot, unprivileged" {
+	need_commands firefox-esr
+	require_unprivileged
+	mkdir -p "$HOME/Downloads"
+	run -0 --separate-stderr run_unprivileged bash -c '
+		"$FBAC" wrap firefox-esr >/dev/null || exit 9
+		export PATH=$HOME/.local/bin:$PATH
+		[ "$(command -v firefox-esr)" = "$HOME/.local/bin/firefox-esr" ] || exit 8
+		timeout 120 firefox-esr --headless --screenshot ~/Downloads/notes.png \
+			"file://$HOME/Documents/notes.txt" || exit 7
+		[ -s ~/Downloads/notes.png ] || exit 6
+		grep -qx "Exec=$HOME/.local/bin/firefox-esr %u" \
+			~/.local/share/applications/firefox-esr.desktop || exit 5
+		"$FBAC" unwrap firefox-esr'
+	[[ $stderr != *"fbac: denied"* ]]
+	[[ $output == *"'firefox-esr' starts unconfined again"* ]]
+}
