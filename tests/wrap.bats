@@ -258,6 +258,15 @@ tty_env() {
 	[[ ! -e $BIN/vim ]]
 	run -0 "$FBAC" wrap --list
 	[[ $output == "no program is wrapped in '$BIN'" ]]
+
+	# Wrapped again where it gets no desktop entry: its old copy goes.
+	rm "$APPS/vim.desktop"
+	run -0 "$FBAC" wrap vim
+	[[ -f $APPS/vim.desktop ]]
+	XDG_DATA_DIRS=$BATS_TEST_TMPDIR/none run -0 "$FBAC" wrap vim
+	[[ $output == *"removed '$APPS/vim.desktop' (the entry of an earlier wrap)"* ]]
+	[[ ! -e $APPS/vim.desktop ]]
+	grep -qx '# desktop: -' "$BIN/vim"
 }
 
 @test "wrap says how to fix a PATH where the wrapper comes after the program" {
@@ -309,7 +318,7 @@ OUTER=(--as Version_Control_Client --as Run_Helper_Programs
 	# sh alone may run id; under the inner Text_Viewer it may not.
 	run -0 --separate-stderr "$FBAC_RUN" "${OUTER[@]}" sh -c '
 		id -u >/dev/null && echo outer-runs-id
-		"$FBAC_RUN" -v --as Text_Viewer -D "Text_Viewer.files=$HOME/Documents" \
+		"$FBAC_RUN" -v -l "$HOME/inner.log" --as Text_Viewer -D "Text_Viewer.files=$HOME/Documents" \
 			sh -c "read -r l <\"$HOME/Documents/notes.txt\"; echo \"\$l\";
 			       while read -r k v; do [ \$k != Seccomp_filters: ] || echo \$k \$v; done </proc/self/status
 			       id -u"
@@ -319,6 +328,7 @@ OUTER=(--as Version_Control_Client --as Run_Helper_Programs
 	[[ $output == *"Seccomp_filters: 2"* ]]
 	[[ $output == *inner=126* ]]
 	[[ $stderr == *"id: Permission denied"* ]]
+	[[ $stderr == *"warning: nested run: no event goes to '$HOME/inner.log'"* ]]
 	[[ $stderr == *"fbac: nested run: '/usr/bin/sh' starts under another supervisor (a second seccomp listener is refused: Operation not permitted); adding this policy's landlock layers and the static seccomp filter, which only narrow what the outer policy allows"* ]]
 }
 
@@ -342,8 +352,10 @@ OUTER=(--as Version_Control_Client --as Run_Helper_Programs
 	wait_pane 'the first commit'
 	# The pager is the wrapped less (the wrapper names /usr/bin/less),
 	# under git's filter and its own: two seccomp filters.
-	local pid
-	pid=$(pgrep -x -f /usr/bin/less | head -1)
+	local pid p
+	for p in $(descendants "$(tmux -S "$TMUX_SOCK" display-message -p '#{pane_pid}')"); do
+		[[ $(ps -o args= -p "$p") == /usr/bin/less ]] && pid=$p
+	done
 	[[ -n $pid ]]
 	[[ $(ps -o args= -p "$(ps -o ppid= -p "$pid" | tr -d ' ')") == git\ log ]]
 	grep -q '^Seccomp_filters:	2$' "/proc/$pid/status"

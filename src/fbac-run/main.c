@@ -444,6 +444,9 @@ static int run(struct options *o)
 					 .exe = exe, .argv = o->command,
 					 .verbosity = o->verbosity, .why = nested };
 
+		if (o->log)
+			log_error(0, "warning: nested run: no event goes to '%s' (the outer supervisor decides, and logs in its own log; see 'Nested runs' in fbac-run(1))",
+				  o->log);
 		/* Returns only on failure. */
 		r = nested_exec(&nr);
 		ret = r == -ENOENT ? EXIT_NOT_FOUND :

@@ -171,6 +171,15 @@ static void path_advice(const struct wrap_dirs *d, const char *name,
 			  name, program, shown);
 }
 
+/* path names an entry directly in dir. */
+static bool directly_in(const char *path, const char *dir)
+{
+	size_t n = strlen(dir);
+
+	return !strncmp(path, dir, n) && path[n] == '/' && path[n + 1] &&
+	       !strchr(path + n + 1, '/');
+}
+
 static int wrap_one(const struct wrap_dirs *d, const char *fbac_run,
 		    const struct wrap_opts *o, const char *arg)
 {
@@ -178,6 +187,7 @@ static int wrap_one(const struct wrap_dirs *d, const char *fbac_run,
 	char program[PATH_MAX], wrapper[PATH_MAX], src[PATH_MAX],
 		desktop[PATH_MAX];
 	_cleanup_free_ char *entry = NULL, *script = NULL;
+	struct fbac_wrapper old;
 	int idx, r, found;
 
 	if (!*name || streq(name, ".") || streq(name, ".."))
@@ -196,10 +206,12 @@ static int wrap_one(const struct wrap_dirs *d, const char *fbac_run,
 	if (snprintf(wrapper, sizeof(wrapper), "%s/%s", d->bin, name) >=
 	    (int)sizeof(wrapper))
 		return log_error(-ENAMETOOLONG, "cannot wrap '%s': path too long", arg);
-	r = wrap_ours(wrapper, false, NULL);
+	r = wrap_ours(wrapper, false, &old);
 	if (r == -EEXIST)
 		return log_error(r, "refusing to overwrite '%s': fbac wrap did not write it",
 				 wrapper);
+	if (r == 0)
+		old.desktop[0] = 0;
 	if (r < 0) {
 		errno = -r;
 		return log_error(r, "cannot read '%s': %m", wrapper);
@@ -236,6 +248,10 @@ static int wrap_one(const struct wrap_dirs *d, const char *fbac_run,
 	    (r = wrap_write(wrapper, script, 0755)) < 0 ||
 	    (found && (r = wrap_write(desktop, entry, 0644)) < 0))
 		return r;
+	/* Wrapped before with a desktop entry copy it no longer gets. */
+	if (old.desktop[0] && (!found || strcmp(old.desktop, desktop)) &&
+	    directly_in(old.desktop, d->apps) && wrap_ours(old.desktop, true, NULL) == 1 && unlink(old.desktop) == 0)
+		printf("removed '%s' (the entry of an earlier wrap)\n", old.desktop);
 	printf("wrapped '%s': '%s' runs '%s' confined\n", name, wrapper, program);
 	if (found)
 		printf("  desktop entry: '%s' (a copy of '%s')\n", desktop, src);
@@ -337,12 +353,8 @@ static int unwrap_one(const struct wrap_dirs *d, const char *name)
 		return log_error(r, "cannot read '%s': %m", wrapper);
 	}
 	if (w.desktop[0]) {
-		size_t n = strlen(d->apps);
-
-		r = strncmp(w.desktop, d->apps, n) || w.desktop[n] != '/' ||
-				    strchr(w.desktop + n + 1, '/') ?
-			    -EEXIST :
-			    wrap_ours(w.desktop, true, NULL);
+		r = !directly_in(w.desktop, d->apps) ? -EEXIST :
+						       wrap_ours(w.desktop, true, NULL);
 		if (r == -EEXIST)
 			ret = log_error(r, "left '%s' alone: fbac wrap did not write it (its marker '%s' is gone, or it is not in '%s')",
 					w.desktop, FBAC_DESKTOP_MARKER, d->apps);
