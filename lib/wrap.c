@@ -96,8 +96,10 @@ int fbac_wrapper_format(const char *fbac_run, const char *program,
 			       -EINVAL :
 			       -E2BIG;
 	for (size_t i = 0; i < n_opts; i++) {
-		if (strchr(opts[i], '\n'))
+		if (strchr(opts[i], '\n')) {
+			free(o.s);
 			return -EINVAL;
+		}
 		if (i)
 			puts_(&o, " ");
 		put_quoted(&o, opts[i]);

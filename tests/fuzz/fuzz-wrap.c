@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * libFuzzer harness for lib/wrap.c: the input as a desktop entry to
- * rewrite (the output must be recognised as fbac's copy and rewrite again
- * to itself, but for its comment lines) and as a wrapper to parse back.
+ * rewrite (the output must be recognised as fbac's copy and rewrite
+ * again), as a wrapper to parse back, and as an option of a wrapper
+ * formatted and parsed back.
  *
  * `make fuzz` runs it; seeds come from tests/fuzz/corpus/wrap/.
  */
@@ -44,6 +45,25 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		else if (r != -E2BIG && r != -ENOMEM && r != -EINVAL)
 			abort();
 		free(out);
+	}
+	/* The input as one option: what is formatted parses back. */
+	{
+		char *opt = strndup(in, size), *text = NULL;
+		const char *opts[2] = { "--as", opt };
+
+		if (!opt)
+			abort();
+		r = fbac_wrapper_format("/usr/bin/fbac-run", "/usr/bin/less", opts, 2,
+					NULL, &text);
+		if (r == 0) {
+			if (fbac_wrapper_parse(text, strlen(text), &w) != 0 ||
+			    strcmp(w.program, "/usr/bin/less"))
+				abort();
+			free(text);
+		} else if (r != -EINVAL && r != -E2BIG && r != -ENOMEM) {
+			abort();
+		}
+		free(opt);
 	}
 	r = fbac_wrapper_parse(in, size, &w);
 	if (r != 0 && r != -ENOMSG && r != -EINVAL && r != -E2BIG)
