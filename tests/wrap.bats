@@ -290,7 +290,7 @@ tty_env() {
 		echo "Exec=evil" >>~/.local/share/applications/vim.desktop
 		echo "[Desktop Entry]" >~/.local/share/applications/evil.desktop
 		echo done'
-	[[ $output == done ]]
+	[[ $output == "done" ]]
 	[[ $stderr == *"denied file_delete '$BIN/vim'"* ]]
 	[[ $stderr == *"'$BIN/ls'"* ]]
 	[[ $stderr == *"'$APPS/vim.desktop'"* ]]
