@@ -368,6 +368,44 @@ OUTER=(--as Version_Control_Client --as Run_Helper_Programs
 	fi
 }
 
+@test "nested: git under its own policy runs the wrapped less, fbac installed in ~/.local" {
+	need_commands git tmux
+	# What 'make install PREFIX=~/.local' puts where git's policy
+	# (Run_Wrapped_Programs) lets a nested fbac-run reach it.
+	install -Dm0755 "$FBAC" "$BIN/fbac"
+	install -Dm0755 "$FBAC_RUN" "$BIN/fbac-run"
+	mkdir -p "$HOME/.local/share"
+	cp -R "$REPO/profiles" "$HOME/.local/share/fbac"
+	export FBAC_DATADIR=$HOME/.local/share/fbac
+	run -0 "$BIN/fbac" wrap less
+	grep -qxF "exec '$BIN/fbac-run' -- '/usr/bin/less' \"\$@\"" "$BIN/less"
+	mkdir -p "$HOME/src/repo"
+	git -C "$HOME/src/repo" init -q
+	git -C "$HOME/src/repo" -c user.name=t -c user.email=t@example.org \
+		commit -q --allow-empty -m 'the second commit'
+	local script=$BATS_TEST_TMPDIR/git.sh
+	{
+		tty_env
+		printf 'export PATH=%q PAGER=less LESS=R\n' "$BIN:$PATH"
+		printf 'cd %q\n' "$HOME/src/repo"
+		printf 'fbac-run git log 2>%q\n' "$BATS_TEST_TMPDIR/git.err"
+		printf 'echo "git-status=$?"\nsleep 60\n'
+	} >"$script"
+	tty_run "$script"
+	wait_pane 'the second commit'
+	local pid p
+	for p in $(descendants "$(tmux -S "$TMUX_SOCK" display-message -p '#{pane_pid}')"); do
+		[[ $(ps -o args= -p "$p") == /usr/bin/less ]] && pid=$p
+	done
+	[[ -n $pid ]]
+	grep -q '^Seccomp_filters:	2$' "/proc/$pid/status"
+	keys q
+	wait_pane 'git-status=0'
+	if grep 'fbac: ' "$BATS_TEST_TMPDIR/git.err"; then
+		fail "fbac printed something in a nested run that works"
+	fi
+}
+
 @test "wrap --system is for root and writes /usr/local/bin" {
 	require_unprivileged
 	run -2 --separate-stderr run_unprivileged "$FBAC" wrap --system jq
