@@ -103,7 +103,8 @@ tty_env() {
 }
 
 @test "wrap --as and -D go into the wrapper; wrap refuses options fbac-run refuses" {
-	run -0 "$FBAC" wrap --as Text_Viewer -D "Text_Viewer.files=$HOME/Documents" cat
+	# Options may come after the program too.
+	run -0 "$FBAC" wrap cat --as Text_Viewer -D "Text_Viewer.files=$HOME/Documents"
 	grep -qxF "exec '$FBAC_RUN' '--as' 'Text_Viewer' '-D' 'Text_Viewer.files=$HOME/Documents' -- '/usr/bin/cat' \"\$@\"" "$BIN/cat"
 	run -0 --separate-stderr "$BIN/cat" "$HOME/Documents/notes.txt"
 	[[ $output == 'Buy milk.' ]]

@@ -24,7 +24,7 @@ struct wrap_opts {
 	/* fbac-run's options as given: --as X, -D Y, in order */
 	const char *run_opts[2 * (FBAC_MAX_LIST + FBAC_MAX_DEFINES)];
 	size_t n_run_opts, n_as, n_defs;
-	char **programs;
+	const char *programs[FBAC_MAX_LIST];
 	size_t n_programs;
 	bool system, list, unwrap;
 };
@@ -76,9 +76,10 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
 		o->list = true;
 		return 0;
 	case ARGP_KEY_ARG:
-		o->programs = &st->argv[st->next - 1];
-		o->n_programs = (size_t)(st->argc - st->next + 1);
-		st->next = st->argc;
+		/* Options may follow: fbac wrap less --as Text_Viewer. */
+		if (o->n_programs >= FBAC_MAX_LIST)
+			argp_error(st, "too many programs (at most %d)", FBAC_MAX_LIST);
+		o->programs[o->n_programs++] = arg;
 		return 0;
 	case ARGP_KEY_END:
 		if (o->list && (o->n_programs || o->n_run_opts))
