@@ -208,6 +208,35 @@ tty_env() {
 	grep -q "denied file_[a-z]* '$HOME/.ssh/id_rsa' for vim" "$BATS_TEST_TMPDIR/vim.err"
 }
 
+@test "the desktop entry is found by its name, else by what its Exec= runs" {
+	need_commands python3
+	[[ -f /usr/share/applications/python3.11.desktop && $(readlink -f /usr/bin/python3) == /usr/bin/python3.11 ]] ||
+		skip_or_fail "python3.11.desktop and /usr/bin/python3 -> python3.11 are Debian 12's"
+	# No python3.desktop: the one named after the real program.
+	run -0 "$FBAC" wrap python3
+	[[ $output == *"desktop entry: '$APPS/python3.11.desktop' (a copy of '/usr/share/applications/python3.11.desktop')"* ]]
+	grep -qx "Exec=$BIN/python3" "$APPS/python3.11.desktop"
+	run -0 "$FBAC" unwrap python3
+	[[ ! -e $APPS/python3.11.desktop && ! -e $BIN/python3 ]]
+
+	# Named otherwise: the first whose Exec= runs the program (by path
+	# after symbolic links, after env), in XDG_DATA_DIRS order; the rest
+	# of the entry kept.
+	local share=$BATS_TEST_TMPDIR/share
+	mkdir -p "$share/applications"
+	printf '[Desktop Entry]\nName=Pager\nExec=env LESS=R /bin/less %%f\nX-Other=1\n[Desktop Action raw]\nExec=less -r %%f\n' \
+		>"$share/applications/org.example.Pager.desktop"
+	printf '[Desktop Entry]\nName=Other\nExec=/usr/bin/more %%f\n' >"$share/applications/a-more.desktop"
+	XDG_DATA_DIRS=$share:/usr/share run -0 "$FBAC" wrap less
+	[[ $output == *"(a copy of '$share/applications/org.example.Pager.desktop')"* ]]
+	grep -qx "Exec=env LESS=R $BIN/less %f" "$APPS/org.example.Pager.desktop"
+	grep -qx "Exec=$BIN/less -r %f" "$APPS/org.example.Pager.desktop"
+	grep -qx 'X-Other=1' "$APPS/org.example.Pager.desktop"
+	[[ ! -e $APPS/a-more.desktop ]]
+	run -0 "$FBAC" unwrap less
+	[[ ! -e $APPS/org.example.Pager.desktop ]]
+}
+
 @test "unwrap removes exactly what wrap wrote and refuses what it did not" {
 	need_commands vim
 	run -0 "$FBAC" wrap vim less
