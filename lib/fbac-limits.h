@@ -46,4 +46,9 @@
 #define FBAC_MAX_DESKTOP_CATEGORIES 64 /* Categories of one desktop entry */
 #define FBAC_MAX_INFO_FILE (64 * 1024 * 1024) /* bytes of dpkg status, a .list or .desktop */
 
+/* fbac wrap. */
+#define FBAC_MAX_WRAPPER_SIZE 16384    /* bytes of a wrapper script fbac reads back */
+#define FBAC_MAX_DESKTOP_SIZE (256 * 1024) /* bytes of a .desktop entry copied */
+#define FBAC_MAX_DESKTOP_FILES 4096    /* .desktop entries searched per directory */
+
 #endif

@@ -120,6 +120,29 @@ static void human_line(struct call *c, const struct fbac_query *q,
 	fputc('\n', stderr);
 }
 
+/*
+ * A nested fbac-run (nested.c) opens every path of its own plan to build
+ * its Landlock layers: a path our policy does not let it see is left out
+ * of those layers, which only narrows. Such a refusal is ours to count
+ * and log, not a line for people (the program's own attempt, later, gets
+ * its line). Ours: the caller runs this very executable.
+ */
+static bool nested_probe_denial(const struct fbac_query *q, const char *exe)
+{
+	static char self[FBAC_MAX_PATH];
+	static bool known;
+
+	if (q->op != FBAC_OP_FILE_GETATTR)
+		return false;
+	if (!known) {
+		ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+
+		self[n > 0 ? n : 0] = 0;
+		known = true;
+	}
+	return self[0] && !strcmp(self, exe);
+}
+
 static void event_log_locked(struct call *c, const struct fbac_query *q,
 			     bool allowed,
 			     const struct fbac_stack_entry *denier,
@@ -134,7 +157,8 @@ static void event_log_locked(struct call *c, const struct fbac_query *q,
 	if (!allowed) {
 		s->denials++;
 		snprintf(key, sizeof(key), "%d %s", (int)q->op, object);
-		if (s->verbosity >= 0 && !seen_before(key)) {
+		if (s->verbosity >= 0 && !nested_probe_denial(q, exe) &&
+		    !seen_before(key)) {
 			if (s->printed < MAX_LINES) {
 				s->printed++;
 				human_line(c, q, object, exe, denier, reason);

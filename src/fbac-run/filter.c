@@ -169,7 +169,9 @@ void filter_prog_free(struct filter_prog *p)
 	p->len = 0;
 }
 
-int filter_build(struct filter_prog *p)
+/* notify: the supervisor's filter; else the static one of a nested run,
+ * whose path and address calls the outer supervisor decides. */
+static int build(struct filter_prog *p, bool notify)
 {
 	_cleanup_(seccomp_releasep) scmp_filter_ctx ctx = NULL;
 	int r;
@@ -192,7 +194,7 @@ int filter_build(struct filter_prog *p)
 		if ((r = rule(ctx, SCMP_ACT_ERRNO(ENOSYS), denied_enosys[i])) <
 		    0)
 			return r;
-	for (size_t i = 0; i < ARRAY_SIZE(notified); i++)
+	for (size_t i = 0; notify && i < ARRAY_SIZE(notified); i++)
 		if ((r = rule(ctx, SCMP_ACT_NOTIFY, notified[i])) < 0)
 			return r;
 	/* Syscalls newer than the table: ENOSYS unless known harmless. */
@@ -202,7 +204,7 @@ int filter_build(struct filter_prog *p)
 
 		for (size_t i = 0; i < ARRAY_SIZE(newer_allowed); i++)
 			ok |= newer_allowed[i] == nr;
-		if (ok)
+		if (ok || (nr == NR_FCHMODAT2 && !notify))
 			continue;
 		if (nr == NR_FCHMODAT2)
 			act = SCMP_ACT_NOTIFY;
@@ -245,11 +247,22 @@ int filter_build(struct filter_prog *p)
 		return log_error(r, "cannot add the user namespace rules: %s",
 				 strerror(-r));
 	/* TCP fast open connects from sendto: the address must be checked. */
-	if ((r = seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, SCMP_SYS(sendto), 1,
+	if (notify &&
+	    (r = seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, SCMP_SYS(sendto), 1,
 				  SCMP_A4(SCMP_CMP_NE, 0, 0))) < 0)
 		return log_error(r, "cannot add the sendto rule: %s",
 				 strerror(-r));
 	return export_prog(ctx, p);
+}
+
+int filter_build(struct filter_prog *p)
+{
+	return build(p, true);
+}
+
+int filter_build_static(struct filter_prog *p)
+{
+	return build(p, false);
 }
 
 

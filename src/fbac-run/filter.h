@@ -24,6 +24,12 @@ struct filter_prog {
  * Return: 0 or -errno (logged).
  */
 int filter_build(struct filter_prog *p);
+/*
+ * The same filter without user notification, for a nested run (nested.c):
+ * the denials, ENOSYS and the bad-architecture kill, nothing notified
+ * (the outer supervisor decides those calls). Return: as filter_build.
+ */
+int filter_build_static(struct filter_prog *p);
 void filter_prog_free(struct filter_prog *p);
 
 /*

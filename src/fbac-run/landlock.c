@@ -193,8 +193,12 @@ static int add_path2(int sup, uint64_t sup_access, int prog,
 	fd = open(path, O_PATH | O_CLOEXEC);
 	if (fd < 0 && errno == ENOENT && missing)
 		return add_missing_sup(sup, sup_access, path, missing);
+	/* ENXIO: a device that is not there, such as /dev/tty without a
+	 * controlling terminal as a nested run's outer supervisor answers
+	 * it (nested.c): it grants nothing. */
 	if (fd < 0)
-		return errno == ENOENT || errno == ENOTDIR || errno == EACCES ?
+		return errno == ENOENT || errno == ENOTDIR || errno == EACCES ||
+				       errno == ENXIO ?
 			       0 :
 			       -errno;
 	if (fstat(fd, &st) < 0)

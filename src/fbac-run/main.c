@@ -23,9 +23,11 @@
 #include "launch.h"
 #include "layers.h"
 #include "summary.h"
+#include "nested.h"
 #include "stack-cache.h"
 #include "output.h"
 #include "sup.h"
+#include "wrap.h"
 
 enum {
 	EXIT_FBAC = 125,
@@ -164,6 +166,25 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
 	}
 }
 
+/* A wrapper of fbac wrap: 'fbac-run less' means the real less, never
+ * the wrapper in ~/.local/bin that would run fbac-run again. */
+static bool is_wrapper(const char *path, const struct stat *st)
+{
+	char head[64];
+	struct fbac_wrapper w;
+	ssize_t n;
+	int fd;
+
+	if (st->st_size > FBAC_MAX_WRAPPER_SIZE || st->st_size < 16)
+		return false;
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0)
+		return false;
+	n = read(fd, head, sizeof(head));
+	close(fd);
+	return n > 0 && fbac_wrapper_parse(head, (size_t)n, &w) != -ENOMSG;
+}
+
 /* execvp's search, done here so the policy can be found by path. */
 static int find_program(const char *name, char *out, size_t size)
 {
@@ -194,6 +215,8 @@ static int find_program(const char *name, char *out, size_t size)
 		    (int)size)
 			continue;
 		if (stat(out, &st) == 0 && S_ISREG(st.st_mode)) {
+			if (is_wrapper(out, &st))
+				continue;
 			if (access(out, X_OK) == 0)
 				return 0;
 			err = EACCES;
@@ -327,7 +350,7 @@ static int run(struct options *o)
 	size_t n_reads;
 	struct layers l;
 	char exe[PATH_MAX], missing[512];
-	int abi, r, status = 0, ret = EXIT_FBAC;
+	int abi, r, status = 0, ret = EXIT_FBAC, nested = 0;
 	unsigned compile_flags;
 
 	memset(extras, 0, sizeof(extras));
@@ -340,11 +363,21 @@ static int run(struct options *o)
 		log_error(r, "cannot run '%s': %m", o->command[0]);
 		return r == -ENOENT ? EXIT_NOT_FOUND : EXIT_CANNOT_EXEC;
 	}
+	/* Started by a confined program: no listener of ours can attach
+	 * (nested.c). Asked before any thread starts; no cache is read or
+	 * written then (the outer policy need not grant them). */
+	if (!o->check && (nested = nested_probe()) < 0) {
+		errno = -nested;
+		log_error(nested, "cannot tell whether we run confined already: %m");
+		return EXIT_FBAC;
+	}
+	if (nested)
+		lo.cache = false;
 	launch_save_signals(&la);
 	/* The seccomp filter is the same for every policy: it comes from the
 	 * cache, or libseccomp builds it on a second CPU while the profiles
 	 * load. */
-	if (!o->check) {
+	if (!o->check && !nested) {
 		lo.env_ready = start_filter;
 		lo.env_ready_ctx = &filter;
 	}
@@ -353,14 +386,14 @@ static int run(struct options *o)
 		return EXIT_FBAC;
 	/* The gaps only explain: printed by -n, never decided by. */
 	compile_flags = o->check ? 0 : FBAC_COMPILE_NO_GAPS;
-	if (stack_cache_key(&sc, &l, exe, o->as, o->n_as, o->defs,
-			    o->n_defs) < 0) {
+	if (!nested && stack_cache_key(&sc, &l, exe, o->as, o->n_as, o->defs,
+				       o->n_defs) < 0) {
 		log_error(-ENOMEM, "out of memory");
 		goto out;
 	}
 	/* Inputs all unchanged: the stack as compiled then, and the library
 	 * only if a denial wants suggestions. */
-	if (stack_cache_load(&sc, compile_flags, &st) == 0) {
+	if (!nested && stack_cache_load(&sc, compile_flags, &st) == 0) {
 		lazy.lo = &lo;
 		lazy.l = &l;
 	} else {
@@ -390,7 +423,7 @@ static int run(struct options *o)
 		}
 		/* What parsed is encoded for the cache meanwhile (next to
 		 * nothing once the cache is warm). */
-		if (!o->check)
+		if (!o->check && !nested)
 			prefetch_store_start(l.prefetch);
 		if (build_stack(o, &l, exe, grants, compile_flags, &st) < 0)
 			goto out;
@@ -429,6 +462,21 @@ static int run(struct options *o)
 			goto out;
 		}
 		log_error(0, "warning: not enforced on this kernel: %s", missing);
+	}
+	if (nested) {
+		struct nested_run nr = { .st = &st, .abi = abi, .mode = o->mode,
+					 .exe = exe, .argv = o->command,
+					 .verbosity = o->verbosity, .why = nested };
+
+		if (o->log)
+			log_error(0, "warning: nested run: no event goes to '%s' (the outer supervisor decides, and logs in its own log; see 'Nested runs' in fbac-run(1))",
+				  o->log);
+		/* Returns only on failure. */
+		r = nested_exec(&nr);
+		ret = r == -ENOENT ? EXIT_NOT_FOUND :
+		      r == -EACCES ? EXIT_CANNOT_EXEC :
+				     EXIT_FBAC;
+		goto out;
 	}
 
 	s.stack = &st;
@@ -542,7 +590,7 @@ static int run(struct options *o)
 out:
 	launch_done(&la);
 	supervise_end(sv);
-	if (o->verbosity > 0 && l.lib && !o->check) {
+	if (o->verbosity > 0 && l.lib && !o->check && !nested) {
 		size_t implied = 0, absent = 0;
 
 		print_cache_stats(&l, &sc, st.n > 0, &filter);

@@ -23,6 +23,9 @@ static const char doc[] =
 	"  explain    is an operation allowed, and by which functionality?\n"
 	"  new        write a policy for a program: the wizard\n"
 	"  export     write a policy in another system's language (AppArmor)\n"
+	"  wrap       make a program start confined (wrapper, desktop entry)\n"
+	"  unwrap     remove what wrap wrote\n"
+	"  aliases    shell aliases that run programs confined\n"
 	"\nRun 'fbac COMMAND --help' for a command's options. See fbac(1).";
 
 static const struct argp_option options[] = {
@@ -72,6 +75,9 @@ int main(int argc, char **argv)
 		{ "explain", cmd_explain },
 		{ "new", cmd_new },
 		{ "export", cmd_export },
+		{ "wrap", cmd_wrap },
+		{ "unwrap", cmd_unwrap },
+		{ "aliases", cmd_aliases },
 	};
 	struct argp argp = { options, parse_opt, "COMMAND [ARG...]", doc,
 			     NULL, NULL, NULL };
