@@ -1,0 +1,17 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Job control: the program stops, so do we (see jobs.c). */
+#ifndef FBAC_RUN_JOBS_H
+#define FBAC_RUN_JOBS_H
+
+#include <sys/types.h>
+
+/*
+ * If the program (our child) has stopped with SIGTSTP, SIGTTIN, SIGTTOU
+ * or SIGSTOP, stop ourselves with the same signal, having taken the
+ * terminal back for our process group if the program's held it; once
+ * continued, give the terminal back if we are in the foreground and
+ * continue the program. Call on SIGCHLD, while the program is not reaped.
+ */
+void jobs_check(pid_t child);
+
+#endif
