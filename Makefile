@@ -108,6 +108,7 @@ endif
 
 DEFINES = -DFBAC_DATADIR='"$(DATADIR)/fbac"' \
 	-DFBAC_SYSCONFDIR='"$(SYSCONFDIR)/fbac"' \
+	-DFBAC_BINDIR='"$(BINDIR)"' \
 	-DFBAC_VERSION='"$(VERSION)"'
 
 # Project flags come first so that the user's CPPFLAGS/CFLAGS/LDFLAGS win.
