@@ -751,6 +751,65 @@ content() {
 }
 
 # ---------------------------------------------------------------------------
+# The command as typed
+
+# scripts_tree: $T/bin1 (empty) and $T/bin2 with hello.sh, which prints its
+# $0, and a copy of dash, whose -c prints its argv[0] as $0.
+scripts_tree() {
+	mkdir -p "$T/bin1" "$T/bin2"
+	printf '#!/bin/sh\necho "0=$0"\n' >"$T/bin2/hello.sh"
+	cp "$(readlink -f /bin/sh)" "$T/bin2/sh"
+	chmod 0755 "$T/bin2/hello.sh" "$T/bin2/sh"
+}
+
+@test "command: a path with '..' or '.' is resolved for the policy and run as typed (\$0, argv[0])" {
+	export FBAC_DATADIR=$REPO/profiles
+	scripts_tree
+	cd "$T/bin1"
+	run --separate-stderr "$FBAC_RUN" --as Script_Interpreter ../bin2/hello.sh
+	expect_status 0
+	out_is "0=../bin2/hello.sh"
+	cd "$T/bin2"
+	run --separate-stderr "$FBAC_RUN" --as Script_Interpreter ./hello.sh
+	expect_status 0
+	out_is "0=./hello.sh"
+	run --separate-stderr "$FBAC_RUN" --as Script_Interpreter "$T/bin1/../bin2/./hello.sh"
+	expect_status 0
+	out_is "0=$T/bin1/../bin2/./hello.sh"
+	# A binary's argv[0] as typed too.
+	run --separate-stderr "$FBAC_RUN" --as Script_Interpreter ../bin2/sh -c 'echo "0=$0"'
+	expect_status 0
+	out_is "0=../bin2/sh"
+	[[ -z $stderr ]] || { show_run; fail "a denial or an error"; }
+	# The policy is the one of the path it names: python3's, by /usr/bin.
+	cd /usr/share
+	run --separate-stderr "$FBAC_RUN" --check ../bin/python3
+	expect_status 0
+	[[ ${lines[0]} == "layer library: python3" ]] || { show_run; fail "not python3's policy"; }
+	run --separate-stderr "$FBAC_RUN" ../bin/python3 -c 'print("ran")'
+	expect_status 0
+	out_is ran
+	# Not found, or a directory: 127 and 126, as before.
+	cd "$T/bin1"
+	run -127 --separate-stderr "$FBAC_RUN" --as Script_Interpreter ../bin2/missing.sh
+	run -126 --separate-stderr "$FBAC_RUN" --as Script_Interpreter ../bin2
+}
+
+@test "command: as uid 65534, ../bin2/hello.sh runs with \$0 as typed" {
+	require_unprivileged
+	export FBAC_DATADIR=$REPO/profiles
+	scripts_tree
+	run --separate-stderr run_unprivileged sh -c 'cd "$1" && shift && exec "$@"' sh \
+		"$T/bin1" "$FBAC_RUN" --as Script_Interpreter ../bin2/hello.sh
+	expect_status 0
+	out_is "0=../bin2/hello.sh"
+	run --separate-stderr run_unprivileged sh -c 'cd "$1" && shift && exec "$@"' sh \
+		"$T/bin2" "$FBAC_RUN" --as Script_Interpreter ./hello.sh
+	expect_status 0
+	out_is "0=./hello.sh"
+}
+
+# ---------------------------------------------------------------------------
 # Signals
 
 @test "signals: the program starts with default dispositions and no blocked signals" {

@@ -86,6 +86,10 @@ static void do_exec(struct call *c, int dirfd, uint64_t path, int flags)
 	if (flags & AT_EMPTY_PATH)
 		rf |= RES_EMPTY_OK;
 	err = resolve_arg(c, dirfd, path, rf, &r);
+	/* The program's own exec (a relative name is resolved from our
+	 * directory until now): from here on, the child is the program. */
+	if (c->tid == c->s->launch_pid)
+		__atomic_store_n(&c->s->launch_pid, 0, __ATOMIC_RELEASE);
 	if (err < 0) {
 		/* memfd, deleted files and other pathless programs: refused. */
 		fail(c, err == -ENOENT || err == -EFAULT || err == -ENOTDIR ?
