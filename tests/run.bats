@@ -646,6 +646,49 @@ content() {
 	[[ $(stat -c %Y "$T/secret/s") == "$mtime" ]] || fail "times changed"
 }
 
+@test "file_setattr: fchmodat2 (452) is decided and done by the supervisor, its flags as the kernel answers them" {
+	# The kernel's own answers, on files outside the sandbox.
+	mkdir "$T/native"
+	printf 'x\n' >"$T/native/a"
+	ln -s a "$T/native/l"
+	local native
+	native=$("$PROGS/fchmodat2" "$T/native/a" 600)
+	[[ $native != ENOSYS ]] || skip_kernel_feature "fchmodat2 (Linux 6.6)"
+	[[ $native == ok ]] || fail "fchmodat2 unconfined: $native"
+	ln -s a "$T/pub/l"
+	run --separate-stderr sandbox --log="$LOG" Getattr="$T" Setattr="$T/pub" -- "$PROGS/fchmodat2" "$T/pub/a" 600
+	expect_status 0
+	out_is ok
+	[[ $(stat -c %a "$T/pub/a") == 600 ]] || fail "mode not changed: $(stat -c %a "$T/pub/a")"
+	# AT_EMPTY_PATH, on an O_PATH descriptor.
+	run --separate-stderr sandbox Getattr="$T" Setattr="$T/pub" -- "$PROGS/fchmodat2" "$T/pub/a" 640 4096
+	expect_status 0
+	out_is ok
+	[[ $(stat -c %a "$T/pub/a") == 640 ]] || fail "mode not changed by AT_EMPTY_PATH"
+	# AT_SYMLINK_NOFOLLOW on a symlink and on a file, and an unknown flag:
+	# as the kernel says.
+	chmod 640 "$T/native/a"
+	local args
+	for args in "l 600 256" "a 604 256" "a 600 1" "a 600 0x200"; do
+		# shellcheck disable=SC2086 # the words of the case
+		set -- $args
+		native=$("$PROGS/fchmodat2" "$T/native/$1" "$2" "$3")
+		run --separate-stderr sandbox Getattr="$T" Setattr="$T/pub" -- "$PROGS/fchmodat2" "$T/pub/$1" "$2" "$3"
+		expect_status 0
+		[[ $output == "$native" ]] || { show_run; fail "fchmodat2 $args: '$output', unconfined '$native'"; }
+		[[ $(stat -c %a "$T/pub/a") == $(stat -c %a "$T/native/a") ]] ||
+			fail "fchmodat2 $args: mode $(stat -c %a "$T/pub/a"), unconfined $(stat -c %a "$T/native/a")"
+	done
+	[[ -z $stderr ]] || { show_run; fail "a denial line"; }
+	# Outside the grant: refused, with its line and event.
+	run --separate-stderr sandbox Getattr="$T" Setattr="$T/pub" -- "$PROGS/fchmodat2" "$T/secret/s" 600
+	expect_status 0
+	out_is EACCES
+	denied file_setattr "$T/secret/s" fchmodat2
+	event file_setattr "$T/secret/s" deny fchmodat2
+	[[ $(stat -c %a "$T/secret/s") == 644 ]] || fail "mode changed"
+}
+
 @test "file_setattr, file_getattr: extended attributes" {
 	# The file systems under test must take user.* attributes at all.
 	"$PY" -c 'import os, sys; os.setxattr(sys.argv[1], "user.k", b"SECRETX")' "$T/secret/s" ||
