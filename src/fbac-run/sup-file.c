@@ -3,9 +3,10 @@
  * File-system syscalls, emulated: the supervisor resolves the path,
  * decides on the kernel-resolved object, performs the call itself on
  * that object and hands back the result (a descriptor, a stat buffer,
- * a status). Only chdir and execve continue in the kernel: chdir grants
- * nothing by itself, and execve is bounded by Landlock's EXECUTE right.
- * This file dispatches and holds those two, and inotify.
+ * a status). Only chdir, chroot and exec continue in the kernel here (and
+ * some opens, sup-open.c): chdir and chroot grant nothing by themselves,
+ * and exec is bounded by Landlock's EXECUTE right. This file dispatches,
+ * and holds those, inotify and memfd_create.
  */
 #include <errno.h>
 #include <fcntl.h>
