@@ -197,6 +197,25 @@ own_group() {
 	own_group
 }
 
+# bats test_tags=app:python3
+@test "jobs: a program in its own process group that reads the terminal gets it while fbac-run has it" {
+	need_commands /usr/bin/python3
+	shell_start
+	cat >"$JOBS_HOME/Documents/own-read.py" <<-'EOF'
+		import os
+		os.setpgid(0, 0)
+		line = input("ready> ")
+		print("got", line, "foreground" if os.tcgetpgrp(0) == os.getpgrp() else "background")
+	EOF
+	# Its read stops it with SIGTTIN (its group is not the terminal's):
+	# fbac-run, in the foreground, gives it the terminal, as sudo does.
+	type_line 'fbac-run -q python3 own-read.py; echo "job-status=$?"'
+	wait_pane "ready>"
+	type_line "typed at once"
+	wait_pane "got typed at once foreground"
+	finished 0
+}
+
 @test "jobs: an interactive shell's suspend (SIGSTOP, its own process group) stops fbac-run" {
 	need_commands /usr/bin/bash
 	shell_start

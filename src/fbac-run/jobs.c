@@ -55,6 +55,15 @@ static void follow_stop(pid_t child, int sig)
 	pid_t self = getpgrp(), pgrp = getpgid(child);
 	bool took = false;
 
+	/* It read or wrote the terminal from a process group of its own
+	 * while ours has it: we are in the foreground, so is it now (as
+	 * sudo does; it could have taken the terminal itself). */
+	if ((sig == SIGTTIN || sig == SIGTTOU) && tty >= 0 && pgrp > 0 &&
+	    pgrp != self && tcgetpgrp(tty) == self) {
+		give_terminal(tty, pgrp);
+		killpg(pgrp, SIGCONT);
+		return;
+	}
 	/* The program made the terminal its own process group's: ours
 	 * again, so that our shell finds it as it gave it to us. */
 	if (tty >= 0 && pgrp > 0 && pgrp != self && tcgetpgrp(tty) == pgrp) {

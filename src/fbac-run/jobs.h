@@ -10,7 +10,10 @@
  * or SIGSTOP, stop ourselves with the same signal, having taken the
  * terminal back for our process group if the program's held it; once
  * continued, give the terminal back if we are in the foreground and
- * continue the program. Call on SIGCHLD, while the program is not reaped.
+ * continue the program. A SIGTTIN or SIGTTOU stop of a process group of
+ * the program's own while ours has the terminal gives it the terminal
+ * and continues it instead. Call on SIGCHLD, while the program is not
+ * reaped.
  */
 void jobs_check(pid_t child);
 
