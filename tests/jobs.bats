@@ -144,6 +144,28 @@ finished() {
 	finished 0
 }
 
+@test "jobs: a program without a handler: ^Z stops both, fg resumes, ^C ends it (130)" {
+	need_commands /usr/bin/sleep
+	shell_start
+	type_line 'fbac-run -q --as Basic_Runtime sleep 61'
+	local pid='' i
+	for ((i = 0; i < 200; i++)); do
+		pid=$(pgrep -x -f 'sleep 61') && break
+		sleep 0.05
+	done
+	[[ -n $pid ]] || fail "sleep does not run"
+	keys C-z
+	stopped_to_prompt
+	resume
+	# Running again (state S), in the foreground: ^C reaches it.
+	for ((i = 0; i < 200; i++)); do
+		[[ $(ps -o stat= -p "$pid") == S+* ]] && break
+		sleep 0.05
+	done
+	keys C-c
+	finished 130
+}
+
 # bats test_tags=app:python3
 @test "jobs: python3's os.kill(0, SIGTSTP) stops fbac-run; fg resumes it" {
 	need_commands /usr/bin/python3

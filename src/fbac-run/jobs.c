@@ -49,7 +49,7 @@ static void give_terminal(int tty, pid_t pgrp)
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 }
 
-static void follow_stop(pid_t child, int sig)
+static void follow_stop(pid_t child, int sig, bool tstp_ignored)
 {
 	int tty = controlling_tty();
 	pid_t self = getpgrp(), pgrp = getpgid(child);
@@ -71,11 +71,18 @@ static void follow_stop(pid_t child, int sig)
 		took = true;
 	}
 	/* Our thread takes it (it is not blocked here): we stop on the way
-	 * out of kill(), and go on once continued. Ignored when we were
-	 * started with it ignored, and discarded by the kernel in an
-	 * orphaned process group: then the program is continued at once,
-	 * as the kernel would have left it running. */
+	 * out of kill(), and go on once continued. We ignore SIGTSTP (the
+	 * terminal's ^Z reaches the program too, and a program that draws
+	 * the screen must restore it before our shell prints its prompt),
+	 * so it takes its default action for this one signal, unless we
+	 * were started with it ignored. The kernel discards it in an
+	 * orphaned process group. Either way, the program is then
+	 * continued at once, as the kernel would have left it running. */
+	if (sig == SIGTSTP && !tstp_ignored)
+		signal(SIGTSTP, SIG_DFL);
 	kill(getpid(), sig);
+	if (sig == SIGTSTP && !tstp_ignored)
+		signal(SIGTSTP, SIG_IGN);
 	if (took && tcgetpgrp(tty) == self)
 		give_terminal(tty, pgrp);
 	/* Our process group's SIGCONT reached the program too, unless it
@@ -86,7 +93,7 @@ static void follow_stop(pid_t child, int sig)
 		kill(child, SIGCONT);
 }
 
-void jobs_check(pid_t child)
+void jobs_check(pid_t child, bool tstp_ignored)
 {
 	siginfo_t si = { 0 };
 
@@ -100,7 +107,7 @@ void jobs_check(pid_t child)
 	case SIGTTIN:
 	case SIGTTOU:
 	case SIGSTOP:
-		follow_stop(child, si.si_status);
+		follow_stop(child, si.si_status, tstp_ignored);
 		return;
 	default:
 		return;

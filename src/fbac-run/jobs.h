@@ -3,6 +3,7 @@
 #ifndef FBAC_RUN_JOBS_H
 #define FBAC_RUN_JOBS_H
 
+#include <stdbool.h>
 #include <sys/types.h>
 
 /*
@@ -13,8 +14,9 @@
  * continue the program. A SIGTTIN or SIGTTOU stop of a process group of
  * the program's own while ours has the terminal gives it the terminal
  * and continues it instead. Call on SIGCHLD, while the program is not
- * reaped.
+ * reaped. tstp_ignored: we were started with SIGTSTP ignored, and then
+ * do not stop for it.
  */
-void jobs_check(pid_t child);
+void jobs_check(pid_t child, bool tstp_ignored);
 
 #endif

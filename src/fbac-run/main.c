@@ -513,6 +513,7 @@ static int run(struct options *o)
 	if (launch_start(&la) < 0)
 		goto out;
 	s.launch_pid = la.pid;
+	s.tstp_ignored = la.saved_ignored & (1ULL << (SIGTSTP - 1));
 	if (supervise_begin(&s, &sv) < 0)
 		goto out;
 	r = launch_take(&la);

@@ -44,6 +44,8 @@ struct sup {
 	 * memory, which is non-dumpable, so its /proc entries cannot be
 	 * read; its working directory is ours (cloned, and we never move). */
 	pid_t launch_pid;
+	/* SIGTSTP was ignored when we started: we never stop for it. */
+	bool tstp_ignored;
 	/*
 	 * O_PATH on our own "/": every target's root too, as chroot and
 	 * pivot_root are denied in the sandbox and mounts are refused by the

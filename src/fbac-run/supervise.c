@@ -527,7 +527,7 @@ int supervise(struct supervisor *rc, pid_t child, int pidfd, int *status)
 			reap(child, status, &child_done);
 		/* The program stopped: so do we, for our shell to see. */
 		if (pfd[1].revents && !child_done)
-			jobs_check(child);
+			jobs_check(child, s->tstp_ignored);
 		exit_seen |= child_done;
 	}
 	return rc->err;
