@@ -108,6 +108,7 @@ endif
 
 DEFINES = -DFBAC_DATADIR='"$(DATADIR)/fbac"' \
 	-DFBAC_SYSCONFDIR='"$(SYSCONFDIR)/fbac"' \
+	-DFBAC_BINDIR='"$(BINDIR)"' \
 	-DFBAC_VERSION='"$(VERSION)"'
 
 # Project flags come first so that the user's CPPFLAGS/CFLAGS/LDFLAGS win.
@@ -172,7 +173,7 @@ FLAGS_STAMP := $(BUILD)/.flags
 BUILD_FLAGS = $(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(ALL_LDFLAGS) $(LDLIBS) \
 	static=$(STATIC_DEPS) \
 	| $(CLANG) $(FUZZ_CPPFLAGS) $(FUZZ_CFLAGS)
-NO_BUILD_GOALS := clean help uninstall lint-man
+NO_BUILD_GOALS := clean help uninstall lint-man lint-docs
 ifneq ($(filter-out $(NO_BUILD_GOALS),$(or $(MAKECMDGOALS),all)),)
 OLD_BUILD_FLAGS := $(file <$(FLAGS_STAMP))
 ifneq ($(strip $(OLD_BUILD_FLAGS)),$(strip $(BUILD_FLAGS)))
@@ -183,7 +184,7 @@ endif
 
 # ---------------------------------------------------------------- rules
 .PHONY: all help check check-unit check-bats demo bench test-progs fuzz fuzz-smoke fuzz-build \
-	install uninstall lint-man clean
+	install uninstall lint-man lint-docs clean
 
 all: $(LIBFBAC) $(PROGRAM_BINS) $(GENERATED_MAN)
 
@@ -354,7 +355,7 @@ fuzz-smoke-run: $(FUZZ_BINS)
 # Tests find the binaries through FBAC_BUILD (see tests/helpers.bash).
 TEST_ENV = FBAC_BUILD="$(abspath $(BUILD))"
 
-check: all $(UNIT_BINS) $(PROG_BINS)
+check: lint-docs all $(UNIT_BINS) $(PROG_BINS)
 	$(TEST_ENV) tests/run-all
 	$(MAKE) --no-print-directory fuzz-smoke
 
@@ -409,6 +410,11 @@ lint-man:
 	if [ $$rc -ne 0 ]; then echo "lint-man: FAILED"; exit 1; fi; \
 	echo "lint-man: $(words $(MAN_PAGES)) pages ok"
 
+# docs/architecture.md's module map names every file of lib/ and src/, and
+# only files that exist.
+lint-docs:
+	@tests/lint-docs
+
 # ---------------------------------------------------------------- install
 install: all
 	@for p in $(PROGRAMS); do \
@@ -454,6 +460,7 @@ help:
 	@echo "  fuzz         run every fuzzer for FUZZ_SECONDS (default 60)"
 	@echo "  fuzz-smoke   the $(FUZZ_SMOKE_SECONDS)-second fuzz run of make check"
 	@echo "  lint-man     check man/*.[157] with groff (and mandoc when installed)"
+	@echo "  lint-docs    check that docs/architecture.md names every source file (run by check)"
 	@echo "  install      to DESTDIR+PREFIX; uninstall removes the same files"
 	@echo "  clean        remove build/ and build-san/"
 	@echo "options: SANITIZE=1 WERROR=0 STATIC_DEPS=0 V=1 PREFIX= DESTDIR= FUZZ_SECONDS="

@@ -76,6 +76,74 @@ as_root() {
 }
 
 # ---------------------------------------------------------------------------
+# Finding the library without FBAC_DATADIR
+
+@test "library: from the build tree without FBAC_DATADIR, fbac and fbac-run use its profiles/, from any directory" {
+	local lib
+	lib=$(cd "$REPO" && pwd -P)/profiles
+	mkdir -p "$BATS_TEST_TMPDIR/elsewhere" "$HOME/Documents"
+	printf 'Buy milk.\n' >"$HOME/Documents/notes.txt"
+	cd "$BATS_TEST_TMPDIR/elsewhere"
+	run --separate-stderr env -u FBAC_DATADIR "$FBAC" list
+	expect_status 0
+	has_line "High-level functionalities (pick one for a program):"
+	run --separate-stderr env -u FBAC_DATADIR "$FBAC" check
+	expect_status 0
+	[[ $output == *" applications: no problems" && -z $stderr ]] || { show_run; fail "check"; }
+	run --separate-stderr env -u FBAC_DATADIR "$FBAC" explain less file_read '~/.ssh/id_rsa'
+	expect_status 1
+	contains "$lib/protected.yaml:"
+	run --separate-stderr env -u FBAC_DATADIR "$FBAC_RUN" --as Text_Viewer cat "$HOME/Documents/notes.txt"
+	expect_status 0
+	[[ $output == "Buy milk." && -z $stderr ]] || { show_run; fail "fbac-run"; }
+}
+
+# missing_library_line DIR: the one line that says DIR is missing.
+missing_library_line() {
+	printf "%s: missing library '%s' (No such file or directory): install it with 'make install' in fbac's source tree, or set FBAC_DATADIR to a library directory, such as that tree's profiles/" "$1" "$2"
+}
+
+@test "library: an installed fbac says once which library is missing, and how to install or point at it" {
+	# The programs outside the build tree, with no profiles/ beside them.
+	local bin=$BATS_TEST_TMPDIR/prefix/bin
+	mkdir -p "$bin"
+	cp "$FBAC" "$FBAC_RUN" "$bin/"
+	[[ ! -e /usr/local/share/fbac ]] || skip "a library is installed in /usr/local/share/fbac"
+	cd "$BATS_TEST_TMPDIR"
+	local c
+	for c in list check "explain less file_read /etc/passwd"; do
+		# shellcheck disable=SC2086 # the words of the command
+		run --separate-stderr env -u FBAC_DATADIR "$bin/fbac" $c
+		expect_status 1
+		[[ $stderr == "$(missing_library_line fbac /usr/local/share/fbac)" ]] ||
+			{ show_run; fail "fbac $c: not the one line naming the library"; }
+	done
+	run --separate-stderr env -u FBAC_DATADIR "$bin/fbac-run" --as Text_Viewer true
+	expect_status 125
+	[[ $stderr == "$(missing_library_line fbac-run /usr/local/share/fbac)" ]] ||
+		{ show_run; fail "fbac-run: not the one line naming the library"; }
+	# Named by FBAC_DATADIR: the message says so.
+	run --separate-stderr env FBAC_DATADIR="$BATS_TEST_TMPDIR/nowhere" "$FBAC" list
+	expect_status 1
+	[[ $stderr == "fbac: missing library '$BATS_TEST_TMPDIR/nowhere' (No such file or directory), named by FBAC_DATADIR: set it to a library directory, such as profiles/ in fbac's source tree, or unset it" ]] ||
+		{ show_run; fail "FBAC_DATADIR"; }
+}
+
+@test "library: as uid 65534, a copy of the programs with no profiles/ beside them says which library is missing" {
+	require_unprivileged
+	[[ ! -e /usr/local/share/fbac ]] || skip "a library is installed in /usr/local/share/fbac"
+	[[ $EUID -eq 0 ]] || skip "not root: run_unprivileged runs the build tree's own programs"
+	# run_unprivileged stages build/ and profiles/ apart (ROOT/build,
+	# ROOT/repo/profiles): ROOT/profiles does not exist.
+	run --separate-stderr run_unprivileged env -u FBAC_DATADIR "$FBAC" list
+	expect_status 1
+	[[ $stderr == "$(missing_library_line fbac /usr/local/share/fbac)" ]] || { show_run; fail "fbac"; }
+	run --separate-stderr run_unprivileged env -u FBAC_DATADIR "$FBAC_RUN" --as Text_Viewer true
+	expect_status 125
+	[[ $stderr == "$(missing_library_line fbac-run /usr/local/share/fbac)" ]] || { show_run; fail "fbac-run"; }
+}
+
+# ---------------------------------------------------------------------------
 # The shipped library (profiles/)
 
 @test "shipped library: fbac check finds no problem" {

@@ -267,3 +267,41 @@ $text"
 	expect_status 2
 	has_err_line "fbac: cannot write the page: No space left on device"
 }
+
+# ---------------------------------------------------------------------------
+# docs/architecture.md (tests/lint-docs, run by make check)
+
+@test "docs: the module map of docs/architecture.md names every source file, and only files that exist" {
+	run --separate-stderr "$REPO/tests/lint-docs"
+	expect_status 0
+	[[ $output == "lint-docs: "*" source files named in docs/architecture.md" ]] || { show_run; fail "summary"; }
+}
+
+@test "docs: lint-docs names a source file the map lacks, and a stale entry" {
+	local t=$BATS_TEST_TMPDIR/tree
+	mkdir -p "$t/docs" "$t/lib" "$t/src/prog"
+	touch "$t/lib/a.c" "$t/lib/a.h" "$t/src/prog/main.c" "$t/src/prog/new.c"
+	cat >"$t/docs/architecture.md" <<-'MAP'
+		# x
+		## Module map
+		### lib/ (pure)
+		| file | responsibility |
+		|---|---|
+		| `a.[ch]` | a |
+		### src/prog/ (a program)
+		| file | responsibility |
+		|---|---|
+		| `main.c`, `gone.h` | main |
+		## From YAML to decisions
+		| `other.c` | not in the map |
+	MAP
+	run --separate-stderr "$REPO/tests/lint-docs" "$t"
+	expect_status 1
+	[[ ${lines[0]} == "docs/architecture.md: the module map does not name 'src/prog/new.c' (add it to the table of 'src/prog/')" &&
+		${lines[1]} == "docs/architecture.md: the module map names 'src/prog/gone.h', which does not exist" &&
+		${lines[2]} == "lint-docs: FAILED" && ${#lines[@]} -eq 3 ]] || { show_run; fail "lint-docs output"; }
+	rm "$t/src/prog/new.c"
+	touch "$t/src/prog/gone.h"
+	run --separate-stderr "$REPO/tests/lint-docs" "$t"
+	expect_status 0
+}

@@ -665,6 +665,49 @@ content() {
 	denied file_setattr "$T/pub/a" "$(basename "$(readlink -f "$SYS_PY")")"
 }
 
+@test "file_setattr: fchmodat2 (452) is decided and done by the supervisor, its flags as the kernel answers them" {
+	# The kernel's own answers, on files outside the sandbox.
+	mkdir "$T/native"
+	printf 'x\n' >"$T/native/a"
+	ln -s a "$T/native/l"
+	local native
+	native=$("$PROGS/fchmodat2" "$T/native/a" 600)
+	[[ $native != ENOSYS ]] || skip_kernel_feature "fchmodat2 (Linux 6.6)"
+	[[ $native == ok ]] || fail "fchmodat2 unconfined: $native"
+	ln -s a "$T/pub/l"
+	run --separate-stderr sandbox --log="$LOG" Getattr="$T" Setattr="$T/pub" -- "$PROGS/fchmodat2" "$T/pub/a" 600
+	expect_status 0
+	out_is ok
+	[[ $(stat -c %a "$T/pub/a") == 600 ]] || fail "mode not changed: $(stat -c %a "$T/pub/a")"
+	# AT_EMPTY_PATH, on an O_PATH descriptor.
+	run --separate-stderr sandbox Getattr="$T" Setattr="$T/pub" -- "$PROGS/fchmodat2" "$T/pub/a" 640 4096
+	expect_status 0
+	out_is ok
+	[[ $(stat -c %a "$T/pub/a") == 640 ]] || fail "mode not changed by AT_EMPTY_PATH"
+	# AT_SYMLINK_NOFOLLOW on a symlink and on a file, and an unknown flag:
+	# as the kernel says.
+	chmod 640 "$T/native/a"
+	local args
+	for args in "l 600 256" "a 604 256" "a 600 1" "a 600 0x200"; do
+		# shellcheck disable=SC2086 # the words of the case
+		set -- $args
+		native=$("$PROGS/fchmodat2" "$T/native/$1" "$2" "$3")
+		run --separate-stderr sandbox Getattr="$T" Setattr="$T/pub" -- "$PROGS/fchmodat2" "$T/pub/$1" "$2" "$3"
+		expect_status 0
+		[[ $output == "$native" ]] || { show_run; fail "fchmodat2 $args: '$output', unconfined '$native'"; }
+		[[ $(stat -c %a "$T/pub/a") == $(stat -c %a "$T/native/a") ]] ||
+			fail "fchmodat2 $args: mode $(stat -c %a "$T/pub/a"), unconfined $(stat -c %a "$T/native/a")"
+	done
+	[[ -z $stderr ]] || { show_run; fail "a denial line"; }
+	# Outside the grant: refused, with its line and event.
+	run --separate-stderr sandbox Getattr="$T" Setattr="$T/pub" -- "$PROGS/fchmodat2" "$T/secret/s" 600
+	expect_status 0
+	out_is EACCES
+	denied file_setattr "$T/secret/s" fchmodat2
+	event file_setattr "$T/secret/s" deny fchmodat2
+	[[ $(stat -c %a "$T/secret/s") == 644 ]] || fail "mode changed"
+}
+
 @test "file_setattr, file_getattr: extended attributes" {
 	# The file systems under test must take user.* attributes at all.
 	"$PY" -c 'import os, sys; os.setxattr(sys.argv[1], "user.k", b"SECRETX")' "$T/secret/s" ||
@@ -767,6 +810,65 @@ content() {
 	run -127 --separate-stderr sandbox -- fbac-no-such-command
 	err_has "cannot run 'fbac-no-such-command': No such file or directory"
 	run -127 --separate-stderr sandbox -- "$T/bin/missing"
+}
+
+# ---------------------------------------------------------------------------
+# The command as typed
+
+# scripts_tree: $T/bin1 (empty) and $T/bin2 with hello.sh, which prints its
+# $0, and a copy of dash, whose -c prints its argv[0] as $0.
+scripts_tree() {
+	mkdir -p "$T/bin1" "$T/bin2"
+	printf '#!/bin/sh\necho "0=$0"\n' >"$T/bin2/hello.sh"
+	cp "$(readlink -f /bin/sh)" "$T/bin2/sh"
+	chmod 0755 "$T/bin2/hello.sh" "$T/bin2/sh"
+}
+
+@test "command: a path with '..' or '.' is resolved for the policy and run as typed (\$0, argv[0])" {
+	export FBAC_DATADIR=$REPO/profiles
+	scripts_tree
+	cd "$T/bin1"
+	run --separate-stderr "$FBAC_RUN" --as Script_Interpreter ../bin2/hello.sh
+	expect_status 0
+	out_is "0=../bin2/hello.sh"
+	cd "$T/bin2"
+	run --separate-stderr "$FBAC_RUN" --as Script_Interpreter ./hello.sh
+	expect_status 0
+	out_is "0=./hello.sh"
+	run --separate-stderr "$FBAC_RUN" --as Script_Interpreter "$T/bin1/../bin2/./hello.sh"
+	expect_status 0
+	out_is "0=$T/bin1/../bin2/./hello.sh"
+	# A binary's argv[0] as typed too.
+	run --separate-stderr "$FBAC_RUN" --as Script_Interpreter ../bin2/sh -c 'echo "0=$0"'
+	expect_status 0
+	out_is "0=../bin2/sh"
+	[[ -z $stderr ]] || { show_run; fail "a denial or an error"; }
+	# The policy is the one of the path it names: python3's, by /usr/bin.
+	cd /usr/share
+	run --separate-stderr "$FBAC_RUN" --check ../bin/python3
+	expect_status 0
+	[[ ${lines[0]} == "layer library: python3" ]] || { show_run; fail "not python3's policy"; }
+	run --separate-stderr "$FBAC_RUN" ../bin/python3 -c 'print("ran")'
+	expect_status 0
+	out_is ran
+	# Not found, or a directory: 127 and 126, as before.
+	cd "$T/bin1"
+	run -127 --separate-stderr "$FBAC_RUN" --as Script_Interpreter ../bin2/missing.sh
+	run -126 --separate-stderr "$FBAC_RUN" --as Script_Interpreter ../bin2
+}
+
+@test "command: as uid 65534, ../bin2/hello.sh runs with \$0 as typed" {
+	require_unprivileged
+	export FBAC_DATADIR=$REPO/profiles
+	scripts_tree
+	run --separate-stderr run_unprivileged sh -c 'cd "$1" && shift && exec "$@"' sh \
+		"$T/bin1" "$FBAC_RUN" --as Script_Interpreter ../bin2/hello.sh
+	expect_status 0
+	out_is "0=../bin2/hello.sh"
+	run --separate-stderr run_unprivileged sh -c 'cd "$1" && shift && exec "$@"' sh \
+		"$T/bin2" "$FBAC_RUN" --as Script_Interpreter ./hello.sh
+	expect_status 0
+	out_is "0=./hello.sh"
 }
 
 # ---------------------------------------------------------------------------

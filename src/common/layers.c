@@ -22,6 +22,9 @@
 #ifndef FBAC_SYSCONFDIR
 #define FBAC_SYSCONFDIR "/etc/fbac"
 #endif
+#ifndef FBAC_BINDIR
+#define FBAC_BINDIR "/usr/local/bin"
+#endif
 
 static int report(struct layers *l, int r, const struct fbac_diag *d)
 {
@@ -295,6 +298,70 @@ static bool already_loaded(const struct fbac_library *lib, const char *path)
 	return false;
 }
 
+/* Whether dir looks like a library: protected paths and functionalities. */
+static bool holds_library(const char *dir)
+{
+	char path[PATH_MAX];
+	struct stat st;
+
+	return snprintf(path, sizeof(path), "%s/protected.yaml", dir) <
+		       (int)sizeof(path) &&
+	       stat(path, &st) == 0 && S_ISREG(st.st_mode) &&
+	       snprintf(path, sizeof(path), "%s/functionalities", dir) <
+		       (int)sizeof(path) &&
+	       stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/*
+ * The library layer: FBAC_DATADIR; else, for a program that is not the
+ * installed one (its directory is not BINDIR), the profiles/ of the tree
+ * it was built in, beside its build directory, when that holds a
+ * library; else the installed library. Return: the directory, in buf
+ * when found from our executable.
+ */
+static const char *library_dir(char *buf, size_t size)
+{
+	const char *env = getenv("FBAC_DATADIR");
+	char exe[PATH_MAX], *slash;
+	ssize_t n;
+
+	if (env && *env)
+		return env;
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n <= 0)
+		return FBAC_DATADIR;
+	exe[n] = 0;
+	/* The executable's directory, then the tree above it. */
+	if (!(slash = strrchr(exe, '/')) || slash == exe)
+		return FBAC_DATADIR;
+	*slash = 0;
+	if (streq(exe, FBAC_BINDIR) || !(slash = strrchr(exe, '/')))
+		return FBAC_DATADIR;
+	*slash = 0;
+	if (snprintf(buf, size, "%s/profiles", exe) >= (int)size ||
+	    !holds_library(buf))
+		return FBAC_DATADIR;
+	return buf;
+}
+
+/* A missing library is said once, with what to do, before anything is
+ * read: every command needs it. */
+static int check_library(const char *datadir)
+{
+	const char *named = getenv("FBAC_DATADIR");
+	struct stat st;
+	int e;
+
+	if (stat(datadir, &st) == 0)
+		return 0;
+	e = errno;
+	if (named && *named)
+		return log_error(-e, "missing library '%s' (%s), named by FBAC_DATADIR: set it to a library directory, such as profiles/ in fbac's source tree, or unset it",
+				 datadir, strerror(e));
+	return log_error(-e, "missing library '%s' (%s): install it with 'make install' in fbac's source tree, or set FBAC_DATADIR to a library directory, such as that tree's profiles/",
+			 datadir, strerror(e));
+}
+
 static int add_dir(struct layers *l, enum fbac_layer_kind kind,
 		   const char *name, const char *dir, bool required)
 {
@@ -318,7 +385,8 @@ int layers_begin(const struct layers_options *o, struct layers *out)
 	*out = (struct layers){ 0 };
 	struct layers l = { 0 };
 	const char *sysadmin = FBAC_SYSCONFDIR;
-	const char *datadir = getenv("FBAC_DATADIR");
+	char databuf[PATH_MAX];
+	const char *datadir = library_dir(databuf, sizeof(databuf));
 	const char *admindir = getenv("FBAC_ADMIN_DIR");
 	const char *userdir = getenv("FBAC_USER_DIR");
 	char userbuf[PATH_MAX];
@@ -344,8 +412,8 @@ int layers_begin(const struct layers_options *o, struct layers *out)
 	 * root's); it never replaces the system's, so the caller's
 	 * environment cannot remove the mandatory layer.
 	 */
-	if (!datadir || !*datadir)
-		datadir = FBAC_DATADIR;
+	if ((r = check_library(datadir)) < 0)
+		goto fail;
 	if (o->cache)
 		library_cache_path(&l, datadir);
 	if ((r = add_dir(&l, FBAC_LAYER_LIBRARY, "library", datadir, true)) < 0 ||

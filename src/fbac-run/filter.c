@@ -404,6 +404,9 @@ const char *filter_syscall_name(int nr)
 	static char buf[16];
 	char *n = seccomp_syscall_resolve_num_arch(SCMP_ARCH_NATIVE, nr);
 
+	/* Newer than libseccomp 2.5 (Debian 12), and notified. */
+	if (!n && nr == NR_FCHMODAT2)
+		return "fchmodat2";
 	if (!n) {
 		snprintf(buf, sizeof(buf), "syscall_%d", nr);
 		return buf;

@@ -73,7 +73,7 @@ void launch_save_signals(struct launch *l)
 
 void launch_ignore_signals(struct launch *l)
 {
-	static const int ours[] = { SIGINT, SIGQUIT, SIGPIPE };
+	static const int ours[] = { SIGINT, SIGQUIT, SIGPIPE, SIGTSTP };
 
 	for (size_t i = 0; i < sizeof(ours) / sizeof(ours[0]); i++) {
 		signal(ours[i], SIG_IGN);

@@ -59,8 +59,9 @@ int drop_capabilities(void);
  */
 void launch_save_signals(struct launch *l);
 
-/* Ignore SIGINT, SIGQUIT and SIGPIPE for ourselves (the terminal's ^C
- * and ^\\ go to the whole process group already), not for the program. */
+/* Ignore SIGINT, SIGQUIT, SIGPIPE and SIGTSTP for ourselves (the
+ * terminal's ^C, ^\\ and ^Z go to the whole process group already; we
+ * stop once the program has, jobs.c), not for the program. */
 void launch_ignore_signals(struct launch *l);
 
 /* Start the child (sharing our memory until it execs: see launch.c).

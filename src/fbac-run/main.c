@@ -26,6 +26,7 @@
 #include "nested.h"
 #include "stack-cache.h"
 #include "output.h"
+#include "path.h"
 #include "sup.h"
 #include "wrap.h"
 
@@ -192,13 +193,29 @@ static int find_program(const char *name, char *out, size_t size)
 	int err = ENOENT;
 
 	if (strchr(name, '/')) {
-		char cwd[PATH_MAX];
+		const char *slash = strrchr(name, '/'), *base = slash + 1;
+		char dir[PATH_MAX], real[PATH_MAX];
 
-		/* Policies name absolute paths: make ./prog one. */
-		if (name[0] != '/' && !getcwd(cwd, sizeof(cwd)))
+		/* Policies name normal absolute paths: ./prog, ../bin/prog
+		 * and /a/./b/prog by their directory's canonical path, the
+		 * last name kept (a symlink is named as typed). Only the
+		 * policy sees this: the program is run as typed. */
+		if (name[0] == '/' && fbac_path_is_normal(name)) {
+			if (snprintf(out, size, "%s", name) >= (int)size)
+				return -ENAMETOOLONG;
+			return access(out, F_OK) == 0 ? 0 : -errno;
+		}
+		if (!*base || streq(base, ".") || streq(base, ".."))
+			base = "";
+		if (snprintf(dir, sizeof(dir), "%.*s",
+			     slash == name ? 1 : (int)(slash - name),
+			     name) >= (int)sizeof(dir))
+			return -ENAMETOOLONG;
+		if (!realpath(*base ? dir : name, real))
 			return -errno;
-		if (snprintf(out, size, "%s%s%s", name[0] == '/' ? "" : cwd,
-			     name[0] == '/' ? "" : "/", name) >= (int)size)
+		if (snprintf(out, size, "%s%s%s", real,
+			     *base && !streq(real, "/") ? "/" : "",
+			     base) >= (int)size)
 			return -ENAMETOOLONG;
 		return access(out, F_OK) == 0 ? 0 : -errno;
 	}
@@ -558,12 +575,18 @@ static int run(struct options *o)
 	}
 	s.extras = extras;
 	s.n_extras = st.n;
-	la.exe = exe;
+	/* As typed when it names a path (what a script sees as $0), as
+	 * found in PATH otherwise, as execvp does. */
+	la.exe = strchr(o->command[0], '/') ? o->command[0] : exe;
 	la.argv = o->command;
 	la.filter = &filter.prog;
 	/* The child sets itself up while the receivers start: each waits
 	 * for the other only where it must (its exec, our listener). */
-	if (launch_start(&la) < 0 || supervise_begin(&s, &sv) < 0)
+	if (launch_start(&la) < 0)
+		goto out;
+	s.launch_pid = la.pid;
+	s.tstp_ignored = la.saved_ignored & (1ULL << (SIGTSTP - 1));
+	if (supervise_begin(&s, &sv) < 0)
 		goto out;
 	r = launch_take(&la);
 	/* Not before: the child reads la.rulesets (our memory) until it

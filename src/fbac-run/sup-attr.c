@@ -394,6 +394,11 @@ bool handle_attr(struct call *c)
 		h_fd_setattr(c);
 		return true;
 	case 452: /* fchmodat2, newer than our headers */
+		/* Its flags, as the kernel checks them. */
+		if (ARG(c, 3) & ~(uint64_t)(AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH)) {
+			respond(c, 0, -EINVAL);
+			return true;
+		}
 		do_chmod(c, AT_FD(ARG(c, 0)), ARG(c, 1), (mode_t)ARG(c, 2),
 			 (int)ARG(c, 3));
 		return true;

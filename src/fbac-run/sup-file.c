@@ -3,9 +3,10 @@
  * File-system syscalls, emulated: the supervisor resolves the path,
  * decides on the kernel-resolved object, performs the call itself on
  * that object and hands back the result (a descriptor, a stat buffer,
- * a status). Only chdir and execve continue in the kernel: chdir grants
- * nothing by itself, and execve is bounded by Landlock's EXECUTE right.
- * This file dispatches and holds those two, and inotify.
+ * a status). Only chdir, chroot and exec continue in the kernel here (and
+ * some opens, sup-open.c): chdir and chroot grant nothing by themselves,
+ * and exec is bounded by Landlock's EXECUTE right. This file dispatches,
+ * and holds those, inotify and memfd_create.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -86,6 +87,10 @@ static void do_exec(struct call *c, int dirfd, uint64_t path, int flags)
 	if (flags & AT_EMPTY_PATH)
 		rf |= RES_EMPTY_OK;
 	err = resolve_arg(c, dirfd, path, rf, &r);
+	/* The program's own exec (a relative name is resolved from our
+	 * directory until now): from here on, the child is the program. */
+	if (c->tid == c->s->launch_pid)
+		__atomic_store_n(&c->s->launch_pid, 0, __ATOMIC_RELEASE);
 	if (err < 0) {
 		/* memfd, deleted files and other pathless programs: refused. */
 		fail(c, err == -ENOENT || err == -EFAULT || err == -ENOTDIR ?

@@ -177,6 +177,12 @@ static int open_canonical(int root, const char *path, bool follow)
 			   RESOLVE_NO_SYMLINKS | RESOLVE_IN_ROOT);
 }
 
+/* Whether the caller is the child before its exec (struct sup). */
+static bool is_launch(struct call *c)
+{
+	return c->tid == __atomic_load_n(&c->s->launch_pid, __ATOMIC_ACQUIRE);
+}
+
 /* The directory path is relative to; ours to close unless it is root_fd. */
 static int base_fd(struct call *c, int dirfd, const char *path)
 {
@@ -185,6 +191,11 @@ static int base_fd(struct call *c, int dirfd, const char *path)
 		return __atomic_load_n(&c->s->roots_vary, __ATOMIC_ACQUIRE) ?
 			       target_root(c->tid) :
 			       c->s->root_fd;
+	if (dirfd == AT_FDCWD && is_launch(c)) {
+		int fd = open(".", O_PATH | O_DIRECTORY | O_CLOEXEC);
+
+		return fd < 0 ? -errno : fd;
+	}
 	if (dirfd == AT_FDCWD)
 		return target_cwd(c->tid);
 	return target_getfd(c->tid, dirfd);
@@ -325,7 +336,10 @@ static int cwd_absolute(struct call *c, char *path, size_t size)
 
 	if (__atomic_load_n(&c->s->roots_vary, __ATOMIC_ACQUIRE))
 		return -1;
-	n = target_cwd_path(c->tid, abs, sizeof(abs));
+	if (!is_launch(c))
+		n = target_cwd_path(c->tid, abs, sizeof(abs));
+	else
+		n = getcwd(abs, sizeof(abs)) ? (int)strlen(abs) : -errno;
 	if (n <= 0 || abs[0] != '/' || deleted_name(abs, (size_t)n))
 		return -1;
 	if (snprintf(abs + n, sizeof(abs) - (size_t)n, "%s%s",

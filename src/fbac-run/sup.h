@@ -40,6 +40,12 @@ struct sup {
 	FILE *log;	 /* JSON lines, or NULL */
 	int verbosity;	 /* -1 quiet, 0 normal, 1 verbose */
 	pid_t self;	 /* our pid, never to be reached through /proc */
+	/* The child until its exec is answered (then 0): it shares our
+	 * memory, which is non-dumpable, so its /proc entries cannot be
+	 * read; its working directory is ours (cloned, and we never move). */
+	pid_t launch_pid;
+	/* SIGTSTP was ignored when we started: we never stop for it. */
+	bool tstp_ignored;
 	/*
 	 * O_PATH on our own "/": every target's root too, as chroot and
 	 * pivot_root are denied in the sandbox and mounts are refused by the

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "filter.h"
+#include "jobs.h"
 #include "output.h"
 #include "path.h"
 #include "sup.h"
@@ -524,6 +525,9 @@ int supervise(struct supervisor *rc, pid_t child, int pidfd, int *status)
 			exit_seen = true;
 		if (pfd[1].revents || pfd[2].revents)
 			reap(child, status, &child_done);
+		/* The program stopped: so do we, for our shell to see. */
+		if (pfd[1].revents && !child_done)
+			jobs_check(child, s->tstp_ignored);
 		exit_seen |= child_done;
 	}
 	return rc->err;
