@@ -38,4 +38,10 @@
 #define FBAC_MAX_PATH_DEPTH 256	      /* components of a path */
 #define FBAC_MAX_DIAG 512	      /* one diagnostic message */
 
+/* Learning a policy (fbac learn, fbac-run --learn). */
+#define FBAC_MAX_LOG_LINE 16384	     /* bytes in one line of a --log file */
+#define FBAC_MAX_LEARN_OBS 65536     /* distinct accesses learnt from */
+#define FBAC_MAX_LEARN_LOGS 64	     /* log files given to fbac learn */
+#define FBAC_MAX_LEARN_VALUES 12     /* values tried for one parameter */
+
 #endif

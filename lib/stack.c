@@ -52,7 +52,8 @@ int fbac_stack_build(const struct fbac_stack_input *in, struct fbac_stack *ret,
 		struct fbac_resolve_input ri = { .lib = lib, .layer = i,
 						 .trusted_env = in->trusted_env };
 
-		if (!in->program || (in->n_grants && !admin))
+		if (!in->program ||
+		    ((in->n_grants || in->empty_grants) && !admin))
 			continue;
 		app = fbac_library_find_app(lib, i, in->program);
 		if (!app && strchr(in->program, '/')) {
@@ -73,7 +74,7 @@ int fbac_stack_build(const struct fbac_stack_input *in, struct fbac_stack *ret,
 		if ((r = add(&s, &ri, l, l->name, in->compile_flags, diag)) < 0)
 			goto fail;
 	}
-	if (in->n_grants) {
+	if (in->n_grants || in->empty_grants) {
 		struct fbac_resolve_input ri = {
 			.lib = lib,
 			.env = in->env,

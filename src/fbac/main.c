@@ -21,6 +21,7 @@ static const char doc[] =
 	"  show       a functionality or application: tree, privileges, kernel rules\n"
 	"  check      validate profile files and directories\n"
 	"  explain    is an operation allowed, and by which functionality?\n"
+	"  learn      propose a policy from fbac-run --learn logs\n"
 	"\nRun 'fbac COMMAND --help' for a command's options. See fbac(1).";
 
 static const struct argp_option options[] = {
@@ -68,6 +69,7 @@ int main(int argc, char **argv)
 		{ "show", cmd_show },
 		{ "check", cmd_check },
 		{ "explain", cmd_explain },
+		{ "learn", cmd_learn },
 	};
 	struct argp argp = { options, parse_opt, "COMMAND [ARG...]", doc,
 			     NULL, NULL, NULL };
