@@ -407,6 +407,10 @@ static int evaluate(struct ctx *c, struct cand *k)
 			}
 		}
 		uops = used_ops(used, n_used, pr->origin);
+		/* Writing a whole sensitive folder (the home directory, /etc)
+		 * is too wide however much of it the run used. */
+		if ((pr->ops & WRITE_OPS) && !pr->literal && sensitive_dir(c, prefix))
+			k->cost += 3.0;
 		/* Used only for reading, it also grants writing or running:
 		 * that is granted beyond what was observed too. */
 		if (uops && !(uops & (WRITE_OPS | FBAC_OP_BIT(FBAC_OP_FILE_EXECUTE))) &&
