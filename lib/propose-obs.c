@@ -274,7 +274,9 @@ int fbac_obs_add_line(struct fbac_observations *o, const char *line,
 	}
 	/* The program itself: its first exec, by fbac-run. */
 	if (!o->program && op == FBAC_OP_FILE_EXECUTE &&
-	    streq(v[K_EXE], "fbac-run")) {
+	    (streq(v[K_EXE], "fbac-run") ||
+	     (strlen(v[K_EXE]) > 9 &&
+	      streq(v[K_EXE] + strlen(v[K_EXE]) - 9, "/fbac-run")))) {
 		o->program = fbac_arena_strdup(o->arena, q.path);
 		if (!o->program)
 			return -ENOMEM;

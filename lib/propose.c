@@ -435,10 +435,12 @@ static int evaluate(struct ctx *c, struct cand *k)
 		k->cost += unused[j].w;
 	for (size_t i = 0; i < pol->n_net; i++)
 		if (!used_ops(used, n_used, pol->net[i]->origin))
+			/* A program that never connected gains a
+			 * network: that is a lot beyond what it did. */
 			k->cost += pol->net[i]->ops &
 					   FBAC_OP_BIT(FBAC_OP_NETWORK_INCOMING) ?
-					   1.0 :
-					   0.5;
+					   3.0 :
+					   2.0;
 	k->valid = true;
 	r = 0;
 out:

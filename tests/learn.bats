@@ -51,6 +51,9 @@ setup() {
 }
 
 teardown() {
+	if [[ -S $BATS_TEST_TMPDIR/tmux.sock ]]; then
+		tmux -S "$BATS_TEST_TMPDIR/tmux.sock" kill-server 2>/dev/null || true
+	fi
 	kill_tracked
 	fbac_teardown
 	if [[ -n ${LEARN_HOME-} && $LEARN_HOME == /home/fbac-learn.* ]]; then
@@ -227,7 +230,7 @@ git_task() {
 	git clone -q "$REMOTE" "$BATS_TEST_TMPDIR/seed" 2>/dev/null
 	(cd "$BATS_TEST_TMPDIR/seed" && echo first >file.txt && git add file.txt &&
 		git commit -q -m first && git push -q origin HEAD:main) || fail "cannot seed the remote"
-	run git_task "$BATS_TEST_TMPDIR/learn" --learn -q -o /dev/null
+	run git_task "$BATS_TEST_TMPDIR/learn" --learn -q -o "$BATS_TEST_TMPDIR/each.yaml"
 	expect_status 0
 	run --separate-stderr "$FBAC" learn -o "$P" "$BATS_TEST_TMPDIR"/learn.{1,2,3}
 	expect_status 0
@@ -285,4 +288,121 @@ EOF
 	key_denied vim
 	shipped_overlap vim "$P"
 	[[ $PROPOSED_HIGH == "$SHIPPED_HIGH" ]] || fail "vim: $PROPOSED_HIGH, shipped $SHIPPED_HIGH"
+}
+
+# sort_log LOG ARGS...: a learning run of sort on ~/Documents/list.txt.
+sort_log() {
+	local log=$1
+	shift
+	printf 'pear\napple\nfig\n' >"$H/Documents/list.txt"
+	"$FBAC_RUN" --learn -q --log="$log" -o "$BATS_TEST_TMPDIR/each.yaml" -- /usr/bin/sort "$@"
+}
+
+@test "fbac-run --learn --yes saves the proposal in the user's layer; -o into a pipe writes through it" {
+	need_commands /usr/bin/sort
+	printf 'pear\napple\nfig\n' >"$H/Documents/list.txt"
+	run --separate-stderr "$FBAC_RUN" --learn --yes --log="$BATS_TEST_TMPDIR/learn.log" -- \
+		/usr/bin/sort -o "$H/Documents/sorted.txt" "$H/Documents/list.txt"
+	expect_status 0
+	[[ $stderr == *"fbac: learning: no policy names '/usr/bin/sort': nothing is denied, every access is recorded"* &&
+		$stderr == *"fbac: saved the policy 'sort' in '$FBAC_USER_DIR/applications/sort.yaml'"* ]] ||
+		{ show_run; fail "not saved"; }
+	[[ $stderr != *"would deny"* ]] || { show_run; fail "learning a program with no policy printed each access"; }
+	small "$FBAC_USER_DIR/applications/sort.yaml" sort 4 5
+	rm "$H/Documents/sorted.txt"
+	run --separate-stderr "$FBAC_RUN" --log="$LOG" -- /usr/bin/sort -o "$H/Documents/sorted.txt" "$H/Documents/list.txt"
+	clean_run
+	[[ $(head -n1 "$H/Documents/sorted.txt") == apple ]] || fail "not sorted"
+	key_denied sort
+	# A pipe (or /dev/null) is written through, never replaced by a file.
+	mkfifo "$BATS_TEST_TMPDIR/fifo"
+	timeout 20 cat "$BATS_TEST_TMPDIR/fifo" >"$BATS_TEST_TMPDIR/from-fifo" &
+	run --separate-stderr "$FBAC" learn --full -o "$BATS_TEST_TMPDIR/fifo" "$BATS_TEST_TMPDIR/learn.log"
+	wait $!
+	expect_status 0
+	[[ -p $BATS_TEST_TMPDIR/fifo ]] || fail "the pipe was replaced"
+	grep -q '^application: sort$' "$BATS_TEST_TMPDIR/from-fifo" || fail "nothing came through the pipe"
+}
+
+@test "fbac learn: a program with a policy in the user's layer gets a diff, applied with --yes" {
+	need_commands /usr/bin/sort
+	mkdir -p "$FBAC_USER_DIR/applications"
+	cat >"$FBAC_USER_DIR/applications/sort.yaml" <<'EOF2'
+# my sort: read only
+fbac: 1
+application: sort
+executables: [/usr/bin/sort]
+functionalities:
+  - Text_Viewer
+EOF2
+	cp "$FBAC_USER_DIR/applications/sort.yaml" "$BATS_TEST_TMPDIR/before.yaml"
+	run sort_log "$BATS_TEST_TMPDIR/sort.log" -o "$H/Documents/sorted.txt" "$H/Documents/list.txt"
+	expect_status 0
+	# Not on a terminal and without --yes: the diff is shown, nothing changes.
+	run --separate-stderr "$FBAC" learn "$BATS_TEST_TMPDIR/sort.log"
+	expect_status 0
+	[[ $output == *"--- $FBAC_USER_DIR/applications/sort.yaml"* && $output == *$'\n+  - '* ]] ||
+		{ show_run; fail "no diff"; }
+	[[ $output == *$'\n # my sort: read only\n'* ]] || { show_run; fail "the diff lacks the old lines"; }
+	[[ $stderr == *"fbac: not applied"* ]] || { show_run; fail "not said"; }
+	cmp "$BATS_TEST_TMPDIR/before.yaml" "$FBAC_USER_DIR/applications/sort.yaml" || fail "changed without --yes"
+	run --separate-stderr "$FBAC" learn --yes "$BATS_TEST_TMPDIR/sort.log"
+	expect_status 0
+	[[ $stderr == *"fbac: added to '$FBAC_USER_DIR/applications/sort.yaml'"* ]] || { show_run; fail "not applied"; }
+	grep -q '^  - Text_Viewer$' "$FBAC_USER_DIR/applications/sort.yaml" || fail "the old line is gone"
+	run "$FBAC" check -q
+	expect_status 0
+	rm "$H/Documents/sorted.txt"
+	run --separate-stderr "$FBAC_RUN" --log="$LOG" -- /usr/bin/sort -o "$H/Documents/sorted.txt" "$H/Documents/list.txt"
+	clean_run
+	# Nothing more to add.
+	run --separate-stderr "$FBAC" learn "$BATS_TEST_TMPDIR/sort.log"
+	expect_status 0
+	[[ $stderr == *"already allows every access of the run"* ]] || { show_run; fail "a second delta"; }
+}
+
+@test "fbac learn on a terminal: the proposal reviewed item by item (tmux), then saved" {
+	need_commands tmux /usr/bin/sort
+	run sort_log "$BATS_TEST_TMPDIR/sort.log" -o "$H/Documents/sorted.txt" "$H/Documents/list.txt"
+	expect_status 0
+	local script=$BATS_TEST_TMPDIR/tty.sh
+	{
+		printf 'cd %q\n' "$H"
+		declare -p PATH FBAC_DATADIR HOME FBAC_USER_DIR LC_ALL
+		printf 'exec 3>&-\n'
+		printf '%q ' "$FBAC" learn "$BATS_TEST_TMPDIR/sort.log"
+		printf '>%q\n' "$BATS_TEST_TMPDIR/tty.out"
+		printf 'echo "learn-status=$?"\nsleep 60\n'
+	} >"$script"
+	TMUX_SOCK=$BATS_TEST_TMPDIR/tmux.sock
+	tmux -S "$TMUX_SOCK" -f /dev/null new-session -d -x 160 -y 40 "bash $script" 3>&-
+	pane() { tmux -S "$TMUX_SOCK" capture-pane -p -J; }
+	wait_pane() {
+		local end=$((SECONDS + 30))
+		until [[ $(pane) == *"$1"* ]]; do
+			((SECONDS < end)) || { fail "the terminal does not show '$1':"$'\n'"$(pane)"; return; }
+			sleep 0.05
+		done
+	}
+	wait_pane "Text_Viewer (high-level)"
+	wait_pane "[A]ccept, [d]rop, [c]hoose another, [n]arrow a parameter?"
+	tmux -S "$TMUX_SOCK" send-keys Enter
+	wait_pane "Read_Write_Directory {dir: $H/Documents}"
+	tmux -S "$TMUX_SOCK" send-keys n Enter
+	wait_pane "parameter?"
+	tmux -S "$TMUX_SOCK" send-keys dir Enter
+	wait_pane "value (list items separated by commas)?"
+	tmux -S "$TMUX_SOCK" send-keys "$H/Documents/narrow" Enter
+	wait_pane "Read_Write_Directory {dir: $H/Documents/narrow}"
+	tmux -S "$TMUX_SOCK" send-keys d Enter
+	wait_pane "save it in the user's layer? [Y/n]"
+	tmux -S "$TMUX_SOCK" send-keys Enter
+	wait_pane "learn-status=0"
+	[[ $(pane) == *"fbac: saved the policy 'sort' in '$FBAC_USER_DIR/applications/sort.yaml'"* ]] ||
+		fail "not saved: $(pane)"
+	grep -q '^  - Text_Viewer$' "$FBAC_USER_DIR/applications/sort.yaml" || fail "the accepted item is missing"
+	! grep -q 'Read_Write_Directory' "$FBAC_USER_DIR/applications/sort.yaml" || fail "the dropped item is there"
+	grep -q '^application: sort$' "$BATS_TEST_TMPDIR/tty.out" || fail "the proposal was not shown"
+	run "$FBAC" check -q
+	expect_status 0
 }

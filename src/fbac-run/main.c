@@ -441,6 +441,14 @@ static int run(struct options *o)
 	s.env = &l.env;
 	s.mode = o->mode;
 	s.verbosity = o->verbosity;
+	if (o->learn_empty) {
+		/* Everything would be denied: the log has it all, and the
+		 * proposal is what to read. */
+		if (o->verbosity >= 0)
+			fprintf(stderr, "fbac: learning: no policy names '%s': nothing is denied, every access is recorded\n",
+				exe);
+		s.verbosity = -1;
+	}
 	s.self = getpid();
 	s.root_fd = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (s.root_fd < 0) {

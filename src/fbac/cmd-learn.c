@@ -231,11 +231,23 @@ int learn_render(struct global *g, const struct learn_view *v, char **ret)
 int learn_write_file(const char *path, const char *text)
 {
 	char tmp[PATH_MAX];
+	struct stat st;
 	FILE *f;
 
+	/* Not a regular file (/dev/stdout, a pipe): written in place, never
+	 * replaced. */
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+		f = fopen(path, "we");
+		if (!f)
+			return log_error(-errno, "cannot write '%s': %m", path);
+		fputs(text, f);
+		if (fclose(f) != 0)
+			return log_error(-errno, "cannot write '%s': %m", path);
+		return 0;
+	}
 	if (snprintf(tmp, sizeof(tmp), "%s.tmp", path) >= (int)sizeof(tmp))
 		return log_error(-ENAMETOOLONG, "path too long: '%s'", path);
-	f = fopen(tmp, "we");
+	f = fopen(tmp, "wxe");
 	if (!f)
 		return log_error(-errno, "cannot write '%s': %m", tmp);
 	fputs(text, f);

@@ -305,6 +305,21 @@ static char *items_text(const struct learn_view *v, bool funcs)
 	return s;
 }
 
+/* A block of lines to add, each marked '+'. */
+static void print_plus(const char *key, const char *items)
+{
+	if (!items[0])
+		return;
+	printf("+%s:\n", key);
+	for (const char *s = items; *s;) {
+		const char *e = strchr(s, '\n');
+		size_t len = e ? (size_t)(e - s) : strlen(s);
+
+		printf("+%.*s\n", (int)len, s);
+		s += len + (e != NULL);
+	}
+}
+
 int learn_delta(struct global *g, const struct learn_view *v,
 		const struct layers *l, const struct fbac_stack *existing,
 		const char *output, bool yes)
@@ -338,9 +353,8 @@ int learn_delta(struct global *g, const struct learn_view *v,
 	printf("# What to add to the policy of %s (%zu accesses it already allows):\n",
 	       v->program, p->n_already);
 	if (!app) {
-		printf("+functionalities:\n%s", funcs);
-		if (raw[0])
-			printf("+privileges:\n%s", raw);
+		print_plus("functionalities", funcs);
+		print_plus("privileges", raw);
 		fprintf(stderr, "fbac: '%s' has a policy outside the user's layer (layer %s): layers intersect, so add these lines to that policy by hand%s%s%s\n",
 			v->program, existing->entries[0].layer_name,
 			output ? "; nothing written to '" : "", output ? output : "",
@@ -356,7 +370,8 @@ int learn_delta(struct global *g, const struct learn_view *v,
 	else if (r == 0)
 		new_text = TAKE_PTR(mid);
 	if (r == -EINVAL) {
-		printf("+functionalities:\n%s+privileges:\n%s", funcs, raw);
+		print_plus("functionalities", funcs);
+		print_plus("privileges", raw);
 		return log_error(r, "cannot apply the delta to '%s' (several documents or flow lists): add these lines by hand",
 				 app->mark.file);
 	}
