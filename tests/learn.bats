@@ -406,3 +406,23 @@ EOF2
 	run "$FBAC" check -q
 	expect_status 0
 }
+
+@test "as an unprivileged user: fbac-run --learn --yes, then the program confined by what it learnt" {
+	require_unprivileged
+	need_commands /usr/bin/sort
+	# Where uid 65534 can read it (run_unprivileged copies the home).
+	mkdir -p "$H/lib"
+	cp -R "$LIB"/. "$H/lib/"
+	export FBAC_DATADIR=$H/lib
+	printf 'pear\napple\nfig\n' >"$H/Documents/list.txt"
+	run --separate-stderr run_unprivileged "$FBAC_RUN" --learn --yes -- /usr/bin/sort -o "$H/Documents/sorted.txt" "$H/Documents/list.txt"
+	expect_status 0
+	[[ $stderr == *"fbac: saved the policy 'sort' in '"*"/applications/sort.yaml'"* ]] || { show_run; fail "not saved"; }
+	run --separate-stderr run_unprivileged "$FBAC_RUN" -- /usr/bin/sort "$H/Documents/sorted.txt"
+	expect_status 0
+	[[ $output == $'apple\nfig\npear' && $stderr != *"fbac: "* ]] || { show_run; fail "not sorted, or denials"; }
+	run --separate-stderr run_unprivileged "$FBAC_RUN" -- /usr/bin/sort "$H/.ssh/id_rsa"
+	expect_status 2
+	[[ $stderr == *"fbac: denied file_"*"/.ssh/id_rsa' for sort["* && $output != *"$SECRET"* ]] ||
+		{ show_run; fail "the key was not denied"; }
+}
