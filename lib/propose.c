@@ -167,10 +167,16 @@ static int infer_values(struct ctx *c)
 		}
 	if (strchr(list, ',') && (r = values_add(c, &c->dirs, list)) < 0)
 		return r;
+	/* A protected folder the run used: where a functionality that names
+	 * it (a browser's profile) may be pointed. */
+	for (size_t i = 0; i < c->n; i++)
+		if (c->obs[i].prot && !streq(c->obs[i].q.path, c->obs[i].prot->path) &&
+		    (r = values_add(c, &c->dirs, c->obs[i].prot->path)) < 0)
+			return r;
 	/* Every folder read or written, together. */
 	list[0] = 0;
 	for (size_t i = 0; i < c->dirs.n; i++)
-		if (!strchr(c->dirs.v[i], ',') &&
+		if (!strchr(c->dirs.v[i], ',') && !sensitive_dir(c, c->dirs.v[i]) &&
 		    strlen(list) + strlen(c->dirs.v[i]) + 2 < sizeof(list))
 			snprintf(list + strlen(list), sizeof(list) - strlen(list),
 				 "%s%s", list[0] ? "," : "", c->dirs.v[i]);
@@ -645,13 +651,20 @@ static int raw_privileges(struct ctx *c, const bool *left,
 		    !strncmp(e[i].parent, "/proc/", 6) ||
 		    !strncmp(e[i].parent, "/sys/", 5) || strchr(e[i].parent, '*'))
 			continue;
-		for (size_t j = 0; j < n; j++)
+		bool dir_too = false;
+
+		for (size_t j = 0; j < n; j++) {
 			same += e[j].parent[0] && streq(e[j].parent, e[i].parent);
-		if (same < 3)
+			dir_too |= e[j].ops && streq(e[j].pattern, e[i].parent);
+		}
+		/* Three files, or the folder itself and something in it. */
+		if (same < 3 && !(dir_too && same >= 1))
 			continue;
 		snprintf(pat, sizeof(pat), "%s/**", e[i].parent);
 		for (size_t j = 0; j < n; j++)
-			if (j != i && e[j].parent[0] && streq(e[j].parent, e[i].parent)) {
+			if (j != i && e[j].ops &&
+			    ((e[j].parent[0] && streq(e[j].parent, e[i].parent)) ||
+			     streq(e[j].pattern, e[i].parent))) {
 				e[i].ops |= e[j].ops;
 				e[i].covers += e[j].covers;
 				e[j].parent = (char *)"";
@@ -894,7 +907,7 @@ int fbac_propose(const struct fbac_propose_input *in,
 	 */
 	for (size_t i = 0; i < n; i++) {
 		bool reached = false;
-		size_t cap_prot = p.n_prot;
+		size_t cap_prot = p.n_prot, j;
 		struct fbac_suggestion sug[1];
 		size_t n_sug = 0;
 		char fill[FBAC_MAX_PATH];
@@ -909,6 +922,18 @@ int fbac_propose(const struct fbac_propose_input *in,
 					reached = true;
 		if (reached)
 			continue;
+		/* One entry per protected path: its folder when the run
+		 * used several things in it, as a person would grant it. */
+		for (j = 0; j < p.n_prot; j++)
+			if (p.prot[j].prot_path == obs[i].prot->path)
+				break;
+		if (j < p.n_prot) {
+			p.prot[j].ops |= FBAC_OP_BIT(obs[i].q.op);
+			p.prot[j].covers++;
+			if (!streq(p.prot[j].obs->q.path, obs[i].q.path))
+				p.prot[j].several = true;
+			continue;
+		}
 		copy = fbac_arena_alloc(c.a, sizeof(*copy));
 		if (!copy) {
 			r = -ENOMEM;
@@ -924,13 +949,28 @@ int fbac_propose(const struct fbac_propose_input *in,
 		if ((r = fbac_arena_grow(c.a, (void **)&p.prot, &cap_prot,
 					 p.n_prot + 1, sizeof(*p.prot))) < 0)
 			goto fail;
-		p.prot[p.n_prot] = (struct fbac_prop_protected){ .obs = copy };
+		p.prot[p.n_prot] = (struct fbac_prop_protected){
+			.obs = copy, .prot_path = obs[i].prot->path,
+			.ops = FBAC_OP_BIT(obs[i].q.op), .covers = 1 };
 		if (n_sug && !(p.prot[p.n_prot].suggestion =
 				       fbac_arena_strdup(c.a, sug[0].f->name))) {
 			r = -ENOMEM;
 			goto fail;
 		}
 		p.n_prot++;
+	}
+	/* The pattern of each: the path, or the protected folder's tree. */
+	for (size_t j = 0; j < p.n_prot; j++) {
+		const char *pp = p.prot[j].prot_path;
+
+		p.prot[j].pattern = p.prot[j].several ?
+					    fbac_arena_printf(c.a, "%s/**", pp) :
+					    p.prot[j].obs->q.path;
+		p.prot[j].prot_path = fbac_arena_strdup(c.a, pp);
+		if (!p.prot[j].pattern || !p.prot[j].prot_path) {
+			r = -ENOMEM;
+			goto fail;
+		}
 	}
 	*ret = p;
 	return 0;

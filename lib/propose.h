@@ -87,7 +87,12 @@ struct fbac_prop_raw {
 /* A protected path the run touched that the chosen functionalities do not
  * reach: shown apart, granted only as its own flagged item. */
 struct fbac_prop_protected {
-	const struct fbac_obs *obs;
+	const struct fbac_obs *obs; /* the first access, as an example */
+	const char *prot_path;	    /* the protected path */
+	const char *pattern;	    /* what to grant: the path, or its tree */
+	uint32_t ops;		    /* every operation used there */
+	size_t covers;
+	bool several;		    /* more than one path below prot_path */
 	const char *suggestion; /* a functionality that would grant it, or NULL */
 };
 

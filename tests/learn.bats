@@ -235,9 +235,9 @@ git_task() {
 	run --separate-stderr "$FBAC" learn -o "$P" "$BATS_TEST_TMPDIR"/learn.{1,2,3}
 	expect_status 0
 	# git reads ~/.gitconfig, which is protected: said, and on its own line.
-	[[ $stderr == *"fbac: proposed: file_read on the protected path '$H/.gitconfig', which the run used"* ]] ||
+	[[ $stderr == *"fbac: proposed: the protected path '$H/.gitconfig', which the run used"* ]] ||
 		{ show_run; fail "the protected ~/.gitconfig was not shown"; }
-	grep -q '^  # PROTECTED: the run used file_read ~/.gitconfig' "$P" || { cat "$P"; fail "not flagged"; }
+	grep -q '^  # PROTECTED: the run used [0-9]* accesses to "~/.gitconfig"' "$P" || { cat "$P"; fail "not flagged"; }
 	small "$P" git 4 5
 	install "$P" git
 	: >"$LOG"
@@ -425,4 +425,27 @@ EOF2
 	expect_status 2
 	[[ $stderr == *"fbac: denied file_"*"/.ssh/id_rsa' for sort["* && $output != *"$SECRET"* ]] ||
 		{ show_run; fail "the key was not denied"; }
+}
+
+@test "learn firefox-esr: a headless screenshot of a loopback page, then the same under the proposal" {
+	need_commands firefox-esr
+	mkdir -p "$BATS_TEST_TMPDIR/www"
+	printf '<!doctype html><html><body style="background:#00ff00"><h1>learnt</h1></body></html>\n' \
+		>"$BATS_TEST_TMPDIR/www/index.html"
+	start_http "$BATS_TEST_TMPDIR/www"
+	run --separate-stderr timeout 300 "$FBAC_RUN" --learn -q -o "$P" -- \
+		firefox-esr --headless --screenshot "$H/Downloads/shot.png" "http://127.0.0.1:$PORT/index.html"
+	expect_status 0
+	[[ -s $H/Downloads/shot.png ]] || { show_run; fail "no screenshot while learning"; }
+	small "$P" firefox-esr 6 10
+	# Its profile folder is protected: shown, never granted silently.
+	[[ $stderr == *"fbac: proposed: "*"protected path '$H/"*"mozilla'"* ]] || { show_run; fail "the profile was not shown"; }
+	install "$P" firefox-esr
+	rm "$H/Downloads/shot.png"
+	run --separate-stderr timeout 300 "$FBAC_RUN" --log="$LOG" -- \
+		firefox-esr --headless --screenshot "$H/Downloads/shot.png" "http://127.0.0.1:$PORT/index.html"
+	clean_run
+	[[ $(stat -c %s "$H/Downloads/shot.png") -gt 2048 ]] || fail "no screenshot under the proposal"
+	key_denied firefox-esr
+	shipped_overlap firefox-esr "$P"
 }

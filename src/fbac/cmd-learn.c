@@ -410,9 +410,9 @@ int cmd_learn(struct global *g, int argc, char **argv)
 	for (size_t i = 0; i < p.n_prot; i++) {
 		grant[i] = !interactive;
 		if (!o.quiet && !interactive)
-			fprintf(stderr, "fbac: proposed: %s on the protected path '%s', which the run used, on its own line (drop it to keep it denied)\n",
-				fbac_op_info(p.prot[i].obs->q.op)->name,
-				p.prot[i].obs->q.path);
+			fprintf(stderr, "fbac: proposed: the protected path '%s', which the run used (%zu accesses), granted on its own line as '%s' (drop it to keep it denied)\n",
+				p.prot[i].prot_path, p.prot[i].covers,
+				p.prot[i].pattern);
 	}
 	for (size_t i = 0; i < p.n_funcs; i++)
 		for (size_t k = 0; !o.quiet && k < p.funcs[i].n_protected; k++)

@@ -183,11 +183,12 @@ int learn_review(struct learn_view *v, struct fbac_proposal *p,
 	for (size_t i = 0; i < p->n_prot; i++) {
 		char q[FBAC_MAX_PATH + 128];
 
-		if (!p->prot[i].suggestion)
-			continue;
-		snprintf(q, sizeof(q), "\nthe run used the PROTECTED path %s (%s): grant %s?",
-			 p->prot[i].obs->q.path, fbac_op_info(p->prot[i].obs->q.op)->name,
-			 p->prot[i].suggestion);
+		snprintf(q, sizeof(q), "\nthe run used the PROTECTED path %s (%zu accesses, e.g. %s %s): grant them on %s%s%s%s?",
+			 p->prot[i].prot_path, p->prot[i].covers,
+			 fbac_op_info(p->prot[i].obs->q.op)->name, p->prot[i].obs->q.path,
+			 p->prot[i].pattern, p->prot[i].suggestion ? " (as " : "",
+			 p->prot[i].suggestion ? p->prot[i].suggestion : "",
+			 p->prot[i].suggestion ? " would)" : "");
 		grant[i] = learn_confirm(q, false);
 	}
 	return 0;

@@ -153,13 +153,17 @@ void learn_write_items(FILE *f, const struct learn_view *v, bool funcs)
 
 		if (!v->grant_prot[i])
 			continue;
-		fputs("  # PROTECTED: the run used ", f);
+		fprintf(f, "  # PROTECTED: the run used %zu access%s to ", p->prot[i].covers,
+			p->prot[i].covers == 1 ? "" : "es");
+		learn_yaml_path(f, v->home, p->prot[i].prot_path);
+		fputs(", e.g. ", f);
 		obs_text(f, v->home, o);
 		if (p->prot[i].suggestion)
 			fprintf(f, " (%s would grant it)", p->prot[i].suggestion);
-		fputs(";\n  # only this entry grants it: drop it to keep it denied\n  - access: [", f);
-		fprintf(f, "%s]\n    paths: [", fbac_op_info(o->q.op)->name);
-		learn_yaml_path(f, v->home, o->q.path);
+		fputs(";\n  # only this entry grants it: drop it to keep it denied\n  - access: ", f);
+		write_ops(f, p->prot[i].ops);
+		fputs("\n    paths: [", f);
+		learn_yaml_path(f, v->home, p->prot[i].pattern);
 		fputs("]\n", f);
 	}
 }
@@ -216,7 +220,9 @@ void learn_write_yaml(FILE *f, const struct learn_view *v)
 			fputs("# Protected paths the run used, NOT granted (add the functionality\n"
 			      "# named if the program really needs them):\n", f);
 		fputs("#   ", f);
-		obs_text(f, v->home, p->prot[i].obs);
+		write_ops(f, p->prot[i].ops);
+		fputc(' ', f);
+		learn_yaml_path(f, v->home, p->prot[i].pattern);
 		if (p->prot[i].suggestion)
 			fprintf(f, " (granted by %s)", p->prot[i].suggestion);
 		fputc('\n', f);
