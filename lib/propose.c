@@ -55,6 +55,11 @@ struct cand {
 	double gain; /* the weight of the accesses it covers */
 	const char *prot[8];
 	size_t n_prot;
+	/* Its rules that reach protected paths the run did not touch:
+	 * carved out of the proposal (denied). */
+	struct fbac_prop_carve carve[FBAC_MAX_LEARN_CARVE];
+	size_t n_carve;
+	bool names_program; /* it lets the program run, by name or folder */
 	bool valid;
 };
 
@@ -224,6 +229,11 @@ static int infer_values(struct ctx *c)
 			snprintf(name, sizeof(name), "%.*s",
 				 (int)(e ? (size_t)(e - rest - bl) : strlen(rest + bl)),
 				 rest + bl);
+			/* Not the XDG folders themselves. */
+			if (b == ARRAY_SIZE(bases) - 1 &&
+			    (streq(name, "config") || streq(name, "cache") ||
+			     streq(name, "local")))
+				break;
 			if (name[0] && !strchr(name, '.') &&
 			    (r = values_add(c, &c->names, name)) < 0)
 				return r;
@@ -305,12 +315,11 @@ static int evaluate(struct ctx *c, struct cand *k)
 {
 	struct fbac_include inc = { .name = k->f->name, .target = k->f };
 	struct fbac_define defs[FBAC_MAX_PARAMS];
-	const char *exes[2] = { c->in->program, c->in->canonical };
+	/* Without the program's own executables: whether the functionality
+	 * itself names the program is one of the things to learn. */
 	struct fbac_resolve_input ri = {
 		.lib = c->in->lib, .env = c->in->env, .root_name = "--learn",
-		.grants = &inc, .n_grants = 1, .executables = exes,
-		.n_executables = c->in->program ? 1 + !!c->in->canonical : 0,
-		.defines = defs,
+		.grants = &inc, .n_grants = 1, .defines = defs,
 	};
 	_cleanup_free_ struct uo *used = NULL;
 	_cleanup_free_ struct uw *unused = NULL;
@@ -320,8 +329,6 @@ static int evaluate(struct ctx *c, struct cand *k)
 	size_t n_used = 0;
 	int r;
 
-	if (!c->in->program)
-		ri.n_executables = 0;
 	for (size_t i = 0; i < k->f->n_params; i++)
 		if (k->vals[i])
 			defs[ri.n_defines++] = (struct fbac_define){
@@ -330,6 +337,7 @@ static int evaluate(struct ctx *c, struct cand *k)
 	k->n_cov = 0;
 	k->gain = 0;
 	k->n_prot = 0;
+	k->n_carve = 0;
 	r = fbac_resolve(&ri, &res, NULL);
 	if (r == -ENOMEM)
 		return r;
@@ -361,6 +369,22 @@ static int evaluate(struct ctx *c, struct cand *k)
 				used[n_used++] = (struct uo){ v.origin,
 							      FBAC_OP_BIT(c->obs[i].q.op) };
 		}
+	}
+	k->names_program = false;
+	for (size_t e = 0; e < 2; e++) {
+		const char *exe = e ? c->in->canonical : c->in->program;
+		struct fbac_verdict v = { 0 };
+		char dir[FBAC_MAX_PATH];
+
+		if (!exe || fbac_policy_check_path(pol, FBAC_OP_FILE_EXECUTE, exe, &v) < 0 ||
+		    !v.allowed || !v.rule)
+			continue;
+		/* Named by it: not through a whole system folder. */
+		snprintf(dir, sizeof(dir), "%.*s", (int)fbac_pattern_prefix_len(v.rule), v.rule);
+		if (strlen(dir) > 1 && dir[strlen(dir) - 1] == '/')
+			dir[strlen(dir) - 1] = 0;
+		if (!sensitive_dir(c, dir))
+			k->names_program = true;
 	}
 	qsort(used, n_used, sizeof(*used), cmp_uo);
 	{
@@ -398,8 +422,39 @@ static int evaluate(struct ctx *c, struct cand *k)
 			for (size_t o = 0; o < c->n && !touched; o++)
 				touched = c->obs[o].prot &&
 					  streq(c->obs[o].prot->path, pp->path);
-			if (!touched)
-				goto out;
+			if (!touched) {
+				/* Only with that reach carved out: what it
+				 * grants there is denied, each rule by its
+				 * own pattern (a literal rule below would
+				 * decide before a tree). */
+				bool dup = false;
+
+				for (size_t q = 0; q < k->n_carve; q++)
+					if (streq(k->carve[q].pattern, pr->pattern)) {
+						k->carve[q].ops |= pr->ops & ~pp->allow;
+						dup = true;
+					}
+				if (dup)
+					continue;
+				if (k->n_carve >= FBAC_MAX_LEARN_CARVE)
+					goto out; /* too much to carve: not it */
+				/* A carve-out is one more thing to read, once
+				 * per protected path. */
+				for (size_t q = 0; q < k->n_carve && !dup; q++)
+					dup = streq(k->carve[q].prot_path, pp->path);
+				if (!dup)
+					k->cost += 1.5;
+				k->carve[k->n_carve++] = (struct fbac_prop_carve){
+					pr->pattern, pr->ops & ~pp->allow, NULL };
+				if (!(k->carve[k->n_carve - 1].pattern =
+					      fbac_arena_strdup(c->a, pr->pattern)) ||
+				    !(k->carve[k->n_carve - 1].prot_path =
+					      fbac_arena_strdup(c->a, pp->path))) {
+					r = -ENOMEM;
+					goto out;
+				}
+				continue;
+			}
 			if (k->n_prot < ARRAY_SIZE(k->prot)) {
 				bool dup = false;
 
@@ -454,9 +509,16 @@ out:
 	return r;
 }
 
+/* A functionality written for the program (it names it) is worth a
+ * little more than one that merely covers as much. */
+static double bonus(const struct cand *k)
+{
+	return k->names_program ? 1.05 : 1.0;
+}
+
 static double score(const struct cand *k)
 {
-	return k->valid ? k->gain - k->cost : -1e9;
+	return k->valid ? bonus(k) * k->gain - k->cost : -1e9;
 }
 
 static const struct values *values_for(struct ctx *c, enum fbac_ptype t)
@@ -543,6 +605,9 @@ static int best_args(struct ctx *c, const struct fbac_functionality *f,
 				best->valid = tmp->valid;
 				best->n_prot = tmp->n_prot;
 				memcpy(best->prot, tmp->prot, sizeof(best->prot));
+				best->n_carve = tmp->n_carve;
+				best->names_program = tmp->names_program;
+				memcpy(best->carve, tmp->carve, sizeof(best->carve));
 			}
 		}
 	}
@@ -747,6 +812,8 @@ static int take(struct ctx *c, const struct cand *k, const bool *covered_before,
 		}
 	memcpy(pf->protected_paths, k->prot, sizeof(k->prot));
 	pf->n_protected = k->n_prot;
+	memcpy(pf->carve, k->carve, sizeof(k->carve));
+	pf->n_carve = k->n_carve;
 	return 0;
 }
 
@@ -839,6 +906,7 @@ int fbac_propose(const struct fbac_propose_input *in,
 			for (size_t i = 0; i < n; i++)
 				if (cands[k].cov[i] && universe[i] && !covered[i])
 					gain += weight[i];
+			gain *= bonus(&cands[k]);
 			ratio = gain / cands[k].cost;
 			if (gain < MIN_GAIN || ratio < MIN_RATIO)
 				continue;

@@ -11,6 +11,7 @@
 #include <stddef.h>
 
 #include "arena.h"
+#include "fbac-limits.h"
 #include "diag.h"
 #include "env.h"
 #include "stack.h"
@@ -59,6 +60,14 @@ int fbac_obs_finish(struct fbac_observations *o);
 int fbac_generalize_path(const char *path, uint32_t ops, char *out,
 			 size_t size);
 
+/* What a functionality grants on a protected path the run did not touch,
+ * denied by the proposal. */
+struct fbac_prop_carve {
+	const char *pattern; /* the rule's own pattern */
+	uint32_t ops;
+	const char *prot_path;
+};
+
 /* One functionality of the proposal, with the arguments chosen for it. */
 struct fbac_prop_func {
 	const struct fbac_functionality *f;
@@ -72,6 +81,8 @@ struct fbac_prop_func {
 	/* Protected paths it reaches (the run touched each of them). */
 	const char *protected_paths[8];
 	size_t n_protected;
+	struct fbac_prop_carve carve[FBAC_MAX_LEARN_CARVE];
+	size_t n_carve;
 };
 
 /* A raw privilege: operations on a path or pattern. */
@@ -128,8 +139,8 @@ struct fbac_propose_input {
  * library's functionalities (each with arguments inferred from the
  * accesses and the program), a functionality's cost growing with what it
  * grants that the run did not use; one that reaches a protected path the
- * run did not touch is never chosen; then the rest as raw privileges,
- * generalised. Return: 0, -ENOMEM, or a resolution error with diag set.
+ * run did not touch is chosen only with that reach carved out (carve[]);
+ * then the rest as raw privileges, generalised. Return: 0, -ENOMEM, or a resolution error with diag set.
  */
 int fbac_propose(const struct fbac_propose_input *in,
 		 struct fbac_proposal *ret, struct fbac_diag *diag);

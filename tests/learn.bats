@@ -235,9 +235,11 @@ git_task() {
 	run --separate-stderr "$FBAC" learn -o "$P" "$BATS_TEST_TMPDIR"/learn.{1,2,3}
 	expect_status 0
 	# git reads ~/.gitconfig, which is protected: said, and on its own line.
-	[[ $stderr == *"fbac: proposed: the protected path '$H/.gitconfig', which the run used"* ]] ||
+	[[ $stderr == *"fbac: proposed: "*"the protected path '$H/.gitconfig', which the run used"* ]] ||
 		{ show_run; fail "the protected ~/.gitconfig was not shown"; }
-	grep -q '^  # PROTECTED: the run used [0-9]* accesses to "~/.gitconfig"' "$P" || { cat "$P"; fail "not flagged"; }
+	grep -q -e '^  # PROTECTED: the run used [0-9]* accesses to "~/.gitconfig"' \
+		-e '^  # it also grants the protected path "~/.gitconfig", which the run used' "$P" ||
+		{ cat "$P"; fail "not flagged"; }
 	small "$P" git 4 5
 	install "$P" git
 	: >"$LOG"
@@ -247,6 +249,10 @@ git_task() {
 	[[ $(git -C "$REMOTE" log --oneline main | wc -l) -eq 3 ]] || fail "not pushed"
 	key_denied git
 	shipped_overlap git "$P"
+	[[ $PROPOSED_HIGH == "$SHIPPED_HIGH" ]] || fail "git: $PROPOSED_HIGH, shipped $SHIPPED_HIGH"
+	# It reaches ~/.ssh (SSH_Keys), which the run did not use: carved out.
+	grep -q '^  # Version_Control_Client reaches the protected path "~/.ssh", which the run did not use' "$P" ||
+		{ cat "$P"; fail "no carve-out of ~/.ssh"; }
 }
 
 @test "learn python3: a script that reads a folder and posts it to a loopback port" {

@@ -293,7 +293,7 @@ static char *slurp(const char *path)
 	return buf;
 }
 
-static char *items_text(const struct learn_view *v, bool funcs)
+static char *items_text(const struct learn_view *v, int what)
 {
 	char *s = NULL;
 	size_t n = 0;
@@ -301,7 +301,7 @@ static char *items_text(const struct learn_view *v, bool funcs)
 
 	if (!f)
 		return NULL;
-	learn_write_items(f, v, funcs);
+	learn_write_items(f, v, what);
 	fclose(f);
 	return s;
 }
@@ -328,8 +328,8 @@ int learn_delta(struct global *g, const struct learn_view *v,
 	const struct fbac_proposal *p = v->p;
 	const struct fbac_application *app = NULL;
 	const struct fbac_stack_entry *entry = NULL;
-	_cleanup_free_ char *funcs = NULL, *raw = NULL, *old = NULL,
-			    *mid = NULL, *new_text = NULL;
+	_cleanup_free_ char *funcs = NULL, *raw = NULL, *denied = NULL,
+			    *old = NULL, *mid = NULL, *mid2 = NULL, *new_text = NULL;
 	int r;
 
 	if (!p->n_funcs && !p->n_raw) {
@@ -347,15 +347,17 @@ int learn_delta(struct global *g, const struct learn_view *v,
 		app = fbac_library_find_app(l->lib, (unsigned)(layer - l->lib->layers),
 					    entry->policy->name);
 	}
-	funcs = items_text(v, true);
-	raw = items_text(v, false);
-	if (!funcs || !raw)
+	funcs = items_text(v, LEARN_FUNCS);
+	raw = items_text(v, LEARN_PRIVILEGES);
+	denied = items_text(v, LEARN_DENIED);
+	if (!funcs || !raw || !denied)
 		return log_error(-ENOMEM, "out of memory");
 	printf("# What to add to the policy of %s (%zu accesses it already allows):\n",
 	       v->program, p->n_already);
 	if (!app) {
 		print_plus("functionalities", funcs);
 		print_plus("privileges", raw);
+		print_plus("denied", denied);
 		fprintf(stderr, "fbac: '%s' has a policy outside the user's layer (layer %s): layers intersect, so add these lines to that policy by hand%s%s%s\n",
 			v->program, existing->entries[0].layer_name,
 			output ? "; nothing written to '" : "", output ? output : "",
@@ -367,12 +369,17 @@ int learn_delta(struct global *g, const struct learn_view *v,
 		return log_error(-errno, "cannot read '%s': %m", app->mark.file);
 	r = insert_block(&mid, old, "functionalities", funcs);
 	if (r == 0 && raw[0])
-		r = insert_block(&new_text, mid, "privileges", raw);
+		r = insert_block(&mid2, mid, "privileges", raw);
 	else if (r == 0)
-		new_text = TAKE_PTR(mid);
+		mid2 = TAKE_PTR(mid);
+	if (r == 0 && denied[0])
+		r = insert_block(&new_text, mid2, "denied", denied);
+	else if (r == 0)
+		new_text = TAKE_PTR(mid2);
 	if (r == -EINVAL) {
 		print_plus("functionalities", funcs);
 		print_plus("privileges", raw);
+		print_plus("denied", denied);
 		return log_error(r, "cannot apply the delta to '%s' (several documents or flow lists): add these lines by hand",
 				 app->mark.file);
 	}

@@ -93,11 +93,33 @@ static const struct fbac_param *param_of(const struct fbac_functionality *fn,
 	return NULL;
 }
 
-void learn_write_items(FILE *f, const struct learn_view *v, bool funcs)
+void learn_write_items(FILE *f, const struct learn_view *v, int what)
 {
 	const struct fbac_proposal *p = v->p;
 
-	if (funcs) {
+	if (what == LEARN_DENIED) {
+		for (size_t i = 0; i < p->n_funcs; i++) {
+			const struct fbac_prop_func *pf = &p->funcs[i];
+
+			if (v->keep_func && !v->keep_func[i])
+				continue;
+			for (size_t k = 0; k < pf->n_carve; k++) {
+				if (!k || !streq(pf->carve[k].prot_path,
+						 pf->carve[k - 1].prot_path)) {
+					fprintf(f, "  # %s reaches the protected path ", pf->f->name);
+					learn_yaml_path(f, v->home, pf->carve[k].prot_path);
+					fputs(", which the run did not use\n", f);
+				}
+				fputs("  - access: ", f);
+				write_ops(f, pf->carve[k].ops);
+				fputs("\n    paths: [", f);
+				learn_yaml_path(f, v->home, pf->carve[k].pattern);
+				fputs("]\n", f);
+			}
+		}
+		return;
+	}
+	if (what == LEARN_FUNCS) {
 		for (size_t i = 0; i < p->n_funcs; i++) {
 			const struct fbac_prop_func *pf = &p->funcs[i];
 
@@ -179,6 +201,14 @@ static bool any_raw(const struct learn_view *v)
 	return false;
 }
 
+static bool any_carve(const struct learn_view *v)
+{
+	for (size_t i = 0; i < v->p->n_funcs; i++)
+		if ((!v->keep_func || v->keep_func[i]) && v->p->funcs[i].n_carve)
+			return true;
+	return false;
+}
+
 static bool any_func(const struct learn_view *v)
 {
 	for (size_t i = 0; i < v->p->n_funcs; i++)
@@ -207,11 +237,15 @@ void learn_write_yaml(FILE *f, const struct learn_view *v)
 	}
 	if (any_func(v) || !v->delta) {
 		fputs(any_func(v) ? "functionalities:\n" : "functionalities: []\n", f);
-		learn_write_items(f, v, true);
+		learn_write_items(f, v, LEARN_FUNCS);
 	}
 	if (any_raw(v)) {
 		fputs("privileges:\n  # What no functionality covers closely, generalised.\n", f);
-		learn_write_items(f, v, false);
+		learn_write_items(f, v, LEARN_PRIVILEGES);
+	}
+	if (any_carve(v)) {
+		fputs("denied:\n", f);
+		learn_write_items(f, v, LEARN_DENIED);
 	}
 	for (size_t i = 0, shown = 0; i < p->n_prot; i++) {
 		if (v->grant_prot && v->grant_prot[i])

@@ -30,9 +30,11 @@ void learn_write_summary(FILE *f, const struct learn_view *v,
 			 const struct fbac_policy *pol,
 			 const struct fbac_env *env);
 
-/* The items of a view as list entries: "  - Name: {...}" lines for
- * functionalities (to_funcs) or privileges, with their comments. */
-void learn_write_items(FILE *f, const struct learn_view *v, bool funcs);
+enum { LEARN_FUNCS, LEARN_PRIVILEGES, LEARN_DENIED };
+
+/* The items of a view as list entries ("  - Name: {...}" lines for
+ * LEARN_FUNCS), with their comments. */
+void learn_write_items(FILE *f, const struct learn_view *v, int what);
 
 /* Print a YAML double-quoted scalar: $ doubled, home as ~. */
 void learn_yaml_path(FILE *f, const char *home, const char *s);
