@@ -379,11 +379,13 @@ static int evaluate(struct ctx *c, struct cand *k)
 		if (!exe || fbac_policy_check_path(pol, FBAC_OP_FILE_EXECUTE, exe, &v) < 0 ||
 		    !v.allowed || !v.rule)
 			continue;
-		/* Named by it: not through a whole system folder. */
+		/* Named by it (python3* in /usr/bin, its own folder), not
+		 * through a whole system folder (all of /usr/bin). */
 		snprintf(dir, sizeof(dir), "%.*s", (int)fbac_pattern_prefix_len(v.rule), v.rule);
 		if (strlen(dir) > 1 && dir[strlen(dir) - 1] == '/')
 			dir[strlen(dir) - 1] = 0;
-		if (!sensitive_dir(c, dir))
+		if (!sensitive_dir(c, dir) ||
+		    (strcmp(v.rule + strlen(dir), "/**") && strcmp(v.rule + strlen(dir), "/*")))
 			k->names_program = true;
 	}
 	qsort(used, n_used, sizeof(*used), cmp_uo);
