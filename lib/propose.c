@@ -780,6 +780,21 @@ static int raw_privileges(struct ctx *c, const bool *left,
 	return 0;
 }
 
+/* An access the proposal keeps, in its own arena (it outlives the log). */
+static struct fbac_obs *copy_obs(struct ctx *c, const struct fbac_obs *o)
+{
+	struct fbac_obs *copy = fbac_arena_alloc(c->a, sizeof(*copy));
+
+	if (!copy)
+		return NULL;
+	*copy = *o;
+	copy->prot = NULL;
+	if ((o->q.path && !(copy->q.path = fbac_arena_strdup(c->a, o->q.path))) ||
+	    (o->q.host && !(copy->q.host = fbac_arena_strdup(c->a, o->q.host))))
+		return NULL;
+	return copy;
+}
+
 static int take(struct ctx *c, const struct cand *k, const bool *covered_before,
 		struct fbac_proposal *p, size_t *cap)
 {
@@ -802,12 +817,10 @@ static int take(struct ctx *c, const struct cand *k, const bool *covered_before,
 			pf->covers++;
 			pf->events += c->obs[i].count;
 			if (!pf->example || c->weight[i] > best_w) {
-				struct fbac_obs *copy = fbac_arena_alloc(c->a, sizeof(*copy));
+				struct fbac_obs *copy = copy_obs(c, &c->obs[i]);
 
 				if (!copy)
 					return -ENOMEM;
-				*copy = c->obs[i];
-				copy->prot = NULL;
 				pf->example = copy;
 				best_w = c->weight[i];
 			}
@@ -1004,13 +1017,11 @@ int fbac_propose(const struct fbac_propose_input *in,
 				p.prot[j].several = true;
 			continue;
 		}
-		copy = fbac_arena_alloc(c.a, sizeof(*copy));
+		copy = copy_obs(&c, &obs[i]);
 		if (!copy) {
 			r = -ENOMEM;
 			goto fail;
 		}
-		*copy = obs[i];
-		copy->prot = NULL;
 		r = fbac_suggest(in->lib, in->env, &obs[i].q,
 				 fbac_suggest_fill_dir(&obs[i].q, fill, sizeof(fill)),
 				 sug, 1, &n_sug);
