@@ -69,7 +69,16 @@ int infer_values(struct ctx *c)
 	size_t n_written = 0;
 	int r;
 
-	for (int pass = 0; pass < 2; pass++)
+	for (int pass = 0; pass < 2; pass++) {
+		/* Between the folders written and those read: the
+		 * program's own folder (/usr/lib/firefox-esr), where a
+		 * functionality may expect the program's files. */
+		if (pass == 1 && (c->in->canonical || c->in->program)) {
+			parent_of(c->in->canonical ? c->in->canonical : c->in->program,
+				  dir, sizeof(dir));
+			if (!sensitive_dir(c, dir) && (r = values_add(c, &c->dirs, dir)) < 0)
+				return r;
+		}
 		for (size_t i = 0; i < c->n; i++) {
 			const struct fbac_obs *o = &c->obs[i];
 			uint32_t bit = FBAC_OP_BIT(o->q.op);
@@ -105,6 +114,7 @@ int infer_values(struct ctx *c)
 						 list[0] ? "," : "", dir);
 			}
 		}
+	}
 	if (strchr(list, ',') && (r = values_add(c, &c->dirs, list)) < 0)
 		return r;
 	/* A protected folder the run used: where a functionality that names
