@@ -455,3 +455,14 @@ EOF2
 	key_denied firefox-esr
 	shipped_overlap firefox-esr "$P"
 }
+
+@test "learning a program no policy names leaves it with none: the empty policy is never cached" {
+	need_commands /usr/bin/tac
+	printf 'a\nb\n' >"$H/Documents/list.txt"
+	run --separate-stderr "$FBAC_RUN" --learn -o "$P" -- /usr/bin/tac "$H/Documents/list.txt"
+	expect_status 0
+	[[ $output == $'b\na' ]] || { show_run; fail "tac did not run"; }
+	run --separate-stderr "$FBAC_RUN" -- /usr/bin/tac "$H/Documents/list.txt"
+	expect_status 125
+	[[ $stderr == *"no application policy names '/usr/bin/tac'"* ]] || { show_run; fail "ran under a cached empty policy"; }
+}
