@@ -51,4 +51,11 @@
 #define FBAC_MAX_DESKTOP_SIZE (256 * 1024) /* bytes of a .desktop entry copied */
 #define FBAC_MAX_DESKTOP_FILES 4096    /* .desktop entries searched per directory */
 
+/* Learning a policy (fbac learn, fbac-run --learn). */
+#define FBAC_MAX_LOG_LINE 16384	     /* bytes in one line of a --log file */
+#define FBAC_MAX_LEARN_OBS 65536     /* distinct accesses learnt from */
+#define FBAC_MAX_LEARN_LOGS 64	     /* log files given to fbac learn */
+#define FBAC_MAX_LEARN_VALUES 20     /* values tried for one parameter */
+#define FBAC_MAX_LEARN_CARVE 16	     /* rules carved out of one functionality */
+
 #endif

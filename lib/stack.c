@@ -101,7 +101,7 @@ int fbac_stack_build(const struct fbac_stack_input *in, struct fbac_stack *ret,
 		struct fbac_resolve_input ri = { .lib = lib, .layer = i,
 						 .trusted_env = in->trusted_env };
 
-		if (!app || (in->n_grants && !admin))
+		if (!app || ((in->n_grants || in->empty_grants) && !admin))
 			continue;
 		ri.env = admin ? in->trusted_env : in->env;
 		ri.app = app;
@@ -118,7 +118,7 @@ int fbac_stack_build(const struct fbac_stack_input *in, struct fbac_stack *ret,
 			     in->compile_flags, diag)) < 0)
 			goto fail;
 	}
-	if (in->n_grants) {
+	if (in->n_grants || in->empty_grants) {
 		struct fbac_resolve_input ri = {
 			.lib = lib,
 			.env = in->env,

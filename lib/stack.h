@@ -43,6 +43,9 @@ struct fbac_stack_input {
 	const struct fbac_define *defines; /* not applied to the admin layer */
 	size_t n_defines;
 	unsigned compile_flags; /* FBAC_COMPILE_* for every entry */
+	/* With no grants: one empty command-line policy in place of the
+	 * discretionary layers' (learning a program that has no policy). */
+	bool empty_grants;
 };
 
 void fbac_stack_clear(struct fbac_stack *s);

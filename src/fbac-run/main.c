@@ -29,6 +29,7 @@
 #include "path.h"
 #include "sup.h"
 #include "wrap.h"
+#include "run-learn.h"
 
 enum {
 	EXIT_FBAC = 125,
@@ -41,6 +42,7 @@ enum {
 	OPT_BEST_EFFORT,
 	OPT_SUPERVISE_ALL,
 	OPT_FULL,
+	OPT_YES,
 };
 
 const char *argp_program_version = "fbac-run " FBAC_VERSION;
@@ -55,8 +57,11 @@ struct options {
 	size_t n_dirs;
 	enum run_mode mode;
 	const char *log;
+	const char *output; /* --learn: the proposal's file */
 	int verbosity;
 	bool check, full, best_effort, supervise_all, bad;
+	bool yes;	  /* --learn: save the proposal without questions */
+	bool learn_empty; /* learning a program no policy names */
 	char **command;
 };
 
@@ -73,6 +78,11 @@ static const struct argp_option options[] = {
 	  1 },
 	{ "learn", OPT_LEARN, NULL, 0, "Same as --mode learn", 1 },
 	{ "log", 'l', "FILE", 0, "Write one JSON line per event to FILE", 1 },
+	{ "output", 'o', "FILE", 0,
+	  "With --learn: write the proposed policy to FILE", 1 },
+	{ "yes", OPT_YES, NULL, 0,
+	  "With --learn: save the proposed policy in the user's layer without questions",
+	  1 },
 	{ "quiet", 'q', NULL, 0, "Print no denial lines", 1 },
 	{ "verbose", 'v', NULL, 0, "Print more", 1 },
 	{ "check", 'n', NULL, 0,
@@ -133,6 +143,12 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
 	case 'l':
 		o->log = arg;
 		return 0;
+	case 'o':
+		o->output = arg;
+		return 0;
+	case OPT_YES:
+		o->yes = true;
+		return 0;
 	case 'q':
 		o->verbosity = -1;
 		return 0;
@@ -161,6 +177,8 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
 			argp_error(st, "missing COMMAND");
 		if (o->full && !o->check)
 			argp_error(st, "--full goes with --check");
+		if ((o->output || o->yes) && o->mode != MODE_LEARN)
+			argp_error(st, "--output and --yes go with --learn");
 		return 0;
 	default:
 		return ARGP_ERR_UNKNOWN;
@@ -268,6 +286,15 @@ static int build_stack(struct options *o, struct layers *l, const char *exe,
 		si.program = real;
 		r = fbac_stack_build(&si, st, &d);
 	}
+	/* Learning a program no policy names: nothing granted, everything
+	 * recorded (and this stack is never cached). */
+	if (r == -ENOENT && o->mode == MODE_LEARN && !o->n_as) {
+		fbac_diag_clear(&d);
+		si.program = exe;
+		si.empty_grants = true;
+		r = fbac_stack_build(&si, st, &d);
+		o->learn_empty = r == 0;
+	}
 	if (r == -ENOENT)
 		return log_error(r, "no application policy names '%s': write one with 'fbac new %s', or use --as FUNCTIONALITY (see 'fbac list')",
 				 exe, strrchr(exe, '/') ? strrchr(exe, '/') + 1 : exe);
@@ -366,7 +393,7 @@ static int run(struct options *o)
 	const char *sup_reads[FBAC_MAX_LAYERS + 1];
 	size_t n_reads;
 	struct layers l;
-	char exe[PATH_MAX], missing[512];
+	char exe[PATH_MAX], missing[512], learn_log[PATH_MAX] = "";
 	int abi, r, status = 0, ret = EXIT_FBAC, nested = 0;
 	unsigned compile_flags;
 
@@ -503,11 +530,25 @@ static int run(struct options *o)
 	s.env = &l.env;
 	s.mode = o->mode;
 	s.verbosity = o->verbosity;
+	if (o->learn_empty) {
+		/* Everything would be denied: the log has it all, and the
+		 * proposal is what to read. */
+		if (o->verbosity >= 0)
+			fprintf(stderr, "fbac: learning: no policy names '%s': nothing is denied, every access is recorded\n",
+				exe);
+		s.verbosity = -1;
+	}
 	s.self = getpid();
 	s.root_fd = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (s.root_fd < 0) {
 		log_error(-errno, "cannot open '/': %m");
 		goto out;
+	}
+	if (o->mode == MODE_LEARN && !o->log) {
+		/* The proposal is made from a log: a temporary one. */
+		if (learn_temp_log(learn_log, sizeof(learn_log)) < 0)
+			goto out;
+		o->log = learn_log;
 	}
 	if (o->log) {
 		s.log = fopen(o->log, "ae");
@@ -526,7 +567,8 @@ static int run(struct options *o)
 	 * ends before our capabilities go (they bind one thread at a time). */
 	filter_job_store(&filter);
 	prefetch_store_finish(l.prefetch);
-	stack_cache_store(&sc, &st);
+	if (!o->learn_empty)
+		stack_cache_store(&sc, &st);
 	/* What we do for the program, we do with no more authority than it
 	 * has: as root, no capability may lend it mknod or chown. */
 	if (drop_capabilities() < 0) {
@@ -610,6 +652,14 @@ static int run(struct options *o)
 		goto out;
 	}
 	ret = exit_status(status);
+	if (o->mode == MODE_LEARN) {
+		fclose(s.log);
+		s.log = NULL;
+		/* At exit, the proposal (fbac learn, next to us). */
+		if (learn_propose(o->log, exe, o->dirs, o->n_dirs, o->output,
+				  o->yes) < 0 && ret == 0)
+			ret = EXIT_FBAC;
+	}
 out:
 	launch_done(&la);
 	supervise_end(sv);
@@ -631,6 +681,8 @@ out:
 	events_summary(&s);
 	if (s.log)
 		fclose(s.log);
+	if (learn_log[0])
+		unlink(learn_log);
 	if (la.listener >= 0)
 		close(la.listener);
 	if (s.root_fd >= 0)

@@ -118,6 +118,18 @@ static bool access_allowed(struct call *c, const struct resolved *r, int mode)
 
 	if (r->held || !r->path[0])
 		return true;
+	/* Complaining or learning: nothing is refused, and what the program
+	 * asked about is recorded as what it would then do. */
+	if (c->s->mode != MODE_ENFORCE) {
+		if (mode & R_OK)
+			decide_path(c, r->is_dir ? FBAC_OP_DIR_READ : FBAC_OP_FILE_READ,
+				    r->path);
+		if ((mode & W_OK) && !r->is_dir)
+			decide_path(c, FBAC_OP_FILE_WRITE, r->path);
+		if ((mode & X_OK) && !r->is_dir)
+			decide_path(c, FBAC_OP_FILE_EXECUTE, r->path);
+		return true;
+	}
 	if ((mode & R_OK) &&
 	    !would_allow_path(c, r->is_dir ? FBAC_OP_DIR_READ : FBAC_OP_FILE_READ,
 			      r->path))

@@ -26,6 +26,7 @@ static const char doc[] =
 	"  wrap       make a program start confined (wrapper, desktop entry)\n"
 	"  unwrap     remove what wrap wrote\n"
 	"  aliases    shell aliases that run programs confined\n"
+	"  learn      propose a policy from fbac-run --learn logs\n"
 	"\nRun 'fbac COMMAND --help' for a command's options. See fbac(1).";
 
 static const struct argp_option options[] = {
@@ -78,6 +79,7 @@ int main(int argc, char **argv)
 		{ "wrap", cmd_wrap },
 		{ "unwrap", cmd_unwrap },
 		{ "aliases", cmd_aliases },
+		{ "learn", cmd_learn },
 	};
 	struct argp argp = { options, parse_opt, "COMMAND [ARG...]", doc,
 			     NULL, NULL, NULL };
