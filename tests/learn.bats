@@ -141,7 +141,7 @@ shipped_overlap() {
 	local name=$1 want got shipped n=0 both=0 f
 	want=$(FBAC_DATADIR=$REPO/profiles "$FBAC" list --json |
 		"$SYS_PY" -c 'import json, sys; print(" ".join(o["name"] for o in json.load(sys.stdin) if o.get("high_level")))')
-	shipped=$(FBAC_DATADIR=$REPO/profiles FBAC_USER_DIR=/nonexistent "$FBAC" show "$name" |
+	shipped=$(FBAC_DATADIR=$REPO/profiles FBAC_USER_DIR=/nonexistent "$FBAC" show --full "$name" |
 		sed -n '/^hierarchy:/,/^[a-z]/p' | awk '{ sub(/\(.*/, "", $1); print $1 }')
 	for f in $(awk '/^functionalities:/ { f = 1; next } /^[a-z]/ { f = 0 } f && /^  - [A-Z]/ { sub(":", "", $2); print $2 }' "$2"); do
 		n=$((n + 1))
