@@ -367,6 +367,42 @@ EOF2
 	[[ $stderr == *"already allows every access of the run"* ]] || { show_run; fail "a second delta"; }
 }
 
+@test "fbac learn: a program with a shipped policy gets it with the lines added, in the user's layer, which replaces it" {
+	need_commands /usr/bin/sort
+	# A library whose shipped policy for sort only reads.
+	local lib=$BATS_TEST_TMPDIR/lib
+	mkdir -p "$lib"
+	cp -r "$REPO/profiles/." "$lib/"
+	cat >"$lib/applications/sort.yaml" <<'EOF2'
+# shipped sort: read only
+fbac: 1
+application: sort
+executables: [/usr/bin/sort]
+functionalities:
+  - Text_Viewer
+EOF2
+	cp "$lib/applications/sort.yaml" "$BATS_TEST_TMPDIR/shipped.yaml"
+	export FBAC_DATADIR=$lib
+	run sort_log "$BATS_TEST_TMPDIR/sort.log" -o "$H/Documents/sorted.txt" "$H/Documents/list.txt"
+	expect_status 0
+	run --separate-stderr "$FBAC" learn --yes "$BATS_TEST_TMPDIR/sort.log"
+	expect_status 0
+	[[ $output == *"--- $lib/applications/sort.yaml"*"+++ $FBAC_USER_DIR/applications/sort.yaml (proposed)"* ]] ||
+		{ show_run; fail "no diff against the shipped policy"; }
+	[[ $stderr == *"fbac: wrote '$FBAC_USER_DIR/applications/sort.yaml': the shipped policy with these lines, which replaces it for you"* ]] ||
+		{ show_run; fail "not written to the user's layer"; }
+	cmp "$BATS_TEST_TMPDIR/shipped.yaml" "$lib/applications/sort.yaml" || fail "the shipped policy changed"
+	grep -q '^# shipped sort: read only$' "$FBAC_USER_DIR/applications/sort.yaml" || fail "not a copy of the shipped policy"
+	grep -q '^  - Text_Viewer$' "$FBAC_USER_DIR/applications/sort.yaml" || fail "the old line is gone"
+	run "$FBAC" check -q
+	expect_status 0
+	# The user's policy replaces the shipped one: the same task now runs.
+	rm "$H/Documents/sorted.txt"
+	run --separate-stderr "$FBAC_RUN" --log="$LOG" -- /usr/bin/sort -o "$H/Documents/sorted.txt" "$H/Documents/list.txt"
+	clean_run
+	[[ $(cat "$H/Documents/sorted.txt") == $'apple\nfig\npear' ]] || fail "not sorted"
+}
+
 @test "fbac learn on a terminal: the proposal reviewed item by item (tmux), then saved" {
 	need_commands tmux /usr/bin/sort
 	run sort_log "$BATS_TEST_TMPDIR/sort.log" -o "$H/Documents/sorted.txt" "$H/Documents/list.txt"

@@ -277,8 +277,8 @@ static int mkdir_p(const char *dir)
 }
 
 /* Where the user's layer keeps application policies. */
-static int user_policy_path(const struct layers *l, const char *name,
-			    char *out, size_t size)
+int user_policy_path(const struct layers *l, const char *name, char *out,
+		     size_t size)
 {
 	const char *ud = user_dir(l);
 	char dir[PATH_MAX];

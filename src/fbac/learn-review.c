@@ -330,6 +330,7 @@ int learn_delta(struct global *g, const struct learn_view *v,
 	const struct fbac_stack_entry *entry = NULL;
 	_cleanup_free_ char *funcs = NULL, *raw = NULL, *denied = NULL,
 			    *old = NULL, *mid = NULL, *mid2 = NULL, *new_text = NULL;
+	char dest[PATH_MAX];
 	int r;
 
 	if (!p->n_funcs && !p->n_raw) {
@@ -337,15 +338,30 @@ int learn_delta(struct global *g, const struct learn_view *v,
 			v->program, p->n_prot ? " but the protected ones above" : "");
 		return 0;
 	}
-	/* The entry to add to: the user's, else the first. */
-	for (size_t i = 0; i < existing->n && !app; i++) {
-		const struct fbac_layer *layer = existing->entries[i].layer;
+	/*
+	 * The entry to add to: the user's; else the shipped one, whose copy
+	 * with the lines added goes to the user's layer, where it replaces
+	 * the shipped policy (fbac-profile(5), LAYERS). An administrator's
+	 * policy is never changed: the lines are printed for them.
+	 */
+	for (int pass = 0; pass < 2 && !app; pass++)
+		for (size_t i = 0; i < existing->n && !app; i++) {
+			const struct fbac_layer *layer = existing->entries[i].layer;
 
-		if (!layer || layer->kind != FBAC_LAYER_USER)
-			continue;
-		entry = &existing->entries[i];
-		app = fbac_library_find_app(l->lib, (unsigned)(layer - l->lib->layers),
-					    entry->policy->name);
+			if (!layer || layer->kind != (pass ? FBAC_LAYER_LIBRARY :
+							     FBAC_LAYER_USER))
+				continue;
+			entry = &existing->entries[i];
+			app = fbac_library_find_app(l->lib,
+						    (unsigned)(layer - l->lib->layers),
+						    entry->policy->name);
+		}
+	if (app && entry->layer->kind == FBAC_LAYER_LIBRARY) {
+		r = user_policy_path(l, app->name, dest, sizeof(dest));
+		if (r < 0)
+			return r;
+	} else if (app) {
+		snprintf(dest, sizeof(dest), "%s", app->mark.file);
 	}
 	funcs = items_text(v, LEARN_FUNCS);
 	raw = items_text(v, LEARN_PRIVILEGES);
@@ -358,7 +374,7 @@ int learn_delta(struct global *g, const struct learn_view *v,
 		print_plus("functionalities", funcs);
 		print_plus("privileges", raw);
 		print_plus("denied", denied);
-		fprintf(stderr, "fbac: '%s' has a policy outside the user's layer (layer %s): layers intersect, so add these lines to that policy by hand%s%s%s\n",
+		fprintf(stderr, "fbac: '%s' has its policy in layer %s, which fbac learn does not change: add these lines to it by hand%s%s%s\n",
 			v->program, existing->entries[0].layer_name,
 			output ? "; nothing written to '" : "", output ? output : "",
 			output ? "' (fbac learn --full proposes a whole policy)" : "");
@@ -385,7 +401,7 @@ int learn_delta(struct global *g, const struct learn_view *v,
 	}
 	if (r < 0)
 		return log_error(r, "out of memory");
-	printf("--- %s\n+++ %s (proposed)\n", app->mark.file, app->mark.file);
+	printf("--- %s\n+++ %s (proposed)\n", app->mark.file, dest);
 	{
 		/* Lines of the new text that the old one lacks, in order. */
 		const char *o = old;
@@ -410,8 +426,12 @@ int learn_delta(struct global *g, const struct learn_view *v,
 		fprintf(stderr, "fbac: not applied\n");
 		return 0;
 	}
-	if ((r = learn_write_file(app->mark.file, new_text)) < 0)
+	if ((r = learn_write_file(dest, new_text)) < 0)
 		return r;
-	fprintf(stderr, "fbac: added to '%s'\n", app->mark.file);
+	if (strcmp(dest, app->mark.file))
+		fprintf(stderr, "fbac: wrote '%s': the shipped policy with these lines, which replaces it for you\n",
+			dest);
+	else
+		fprintf(stderr, "fbac: added to '%s'\n", dest);
 	return 0;
 }

@@ -48,6 +48,10 @@ int learn_render(struct global *g, const struct learn_view *v, char **ret);
 int learn_check_text(struct global *g, const char *text, const char *name,
 		     FILE *summary, const struct learn_view *v);
 int learn_write_file(const char *path, const char *text);
+/* Where the user's layer keeps the application policy NAME (its folder
+ * made). Return: 0 or -errno (printed). */
+int user_policy_path(const struct layers *l, const char *name, char *out,
+		     size_t size);
 /* A line-based question on the terminal; Enter gives def. */
 bool learn_confirm(const char *question, bool def);
 /* Review the proposal item by item on the terminal (stdin, stderr).
