@@ -80,8 +80,24 @@ static void print_net_rule(FILE *f, const struct fbac_rule *r)
 	fputc('\n', f);
 }
 
+void print_metadata_why(FILE *f, const struct fbac_resolved *res)
+{
+	if (res->metadata == FBAC_META_UNSET || !res->metadata_why) {
+		fprintf(f, "the default: nothing says visible");
+		return;
+	}
+	fprintf(f, "%s", res->metadata_why);
+	if (res->metadata_mark.file && res->metadata_mark.line)
+		fprintf(f, " (%s:%u:%u)", res->metadata_mark.file,
+			res->metadata_mark.line, res->metadata_mark.col);
+}
+
 void print_policy(FILE *f, const struct fbac_policy *p)
 {
+	fprintf(f, "metadata: %s, from ",
+		fbac_metadata_name(p->res->metadata));
+	print_metadata_why(f, p->res);
+	fprintf(f, "\n");
 	fprintf(f, "privileges:\n");
 	for (size_t i = 0; i < p->n_prules; i++) {
 		const struct fbac_prule *r = &p->prules[i];

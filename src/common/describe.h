@@ -6,9 +6,13 @@
 #include <stdio.h>
 
 #include "policy.h"
+#include "resolve.h"
 
 void print_origin(FILE *f, const struct fbac_origin *o);
 void print_ops(FILE *f, uint32_t ops);
+/* What decided a policy's metadata visibility, on one line (no newline). */
+void print_metadata_why(FILE *f, const struct fbac_resolved *res);
+/* Metadata visibility, privileges, protected paths, kernel plan, gaps. */
 void print_policy(FILE *f, const struct fbac_policy *p);
 
 #endif

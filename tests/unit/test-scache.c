@@ -126,6 +126,12 @@ static const char *policy_diff(const struct fbac_policy *a,
 		    p->mark.line != q->mark.line || p->mark.col != q->mark.col)
 			return "a protected path";
 	}
+	if (a->res->metadata != b->res->metadata ||
+	    !str_eq(a->res->metadata_why, b->res->metadata_why) ||
+	    !str_eq(a->res->metadata_mark.file, b->res->metadata_mark.file) ||
+	    a->res->metadata_mark.line != b->res->metadata_mark.line ||
+	    a->res->metadata_mark.col != b->res->metadata_mark.col)
+		return "the metadata visibility";
 	if (x->handled_fs != y->handled_fs || x->scope != y->scope ||
 	    x->handle_connect_tcp != y->handle_connect_tcp ||
 	    x->handle_bind_tcp != y->handle_bind_tcp ||
