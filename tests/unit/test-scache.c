@@ -272,6 +272,35 @@ static void load_shipped(void)
 	is_int(fbac_library_link(lib, &d), 0, "the shipped library links");
 }
 
+/*
+ * FBAC_SCACHE_SEEDS=DIR: write the fuzzer's seeds (curl, gzip, jq, git
+ * under the key "fuzz", as tests/fuzz/fuzz-scache.c decodes them) into
+ * DIR, e.g. tests/fuzz/corpus/scache after a change of the format.
+ */
+static void write_seed(const struct fbac_stack *st, const char *name)
+{
+	static const char *const seeds[] = { "curl", "gzip", "jq", "git" };
+	const char *dir = getenv("FBAC_SCACHE_SEEDS");
+	char path[4096];
+	void *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	if (!dir)
+		return;
+	for (size_t i = 0; i < sizeof(seeds) / sizeof(seeds[0]); i++) {
+		if (strcmp(seeds[i], name))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s.bin", dir, name);
+		if (fbac_scache_encode("fuzz", 4, st, &buf, &len) == 0 &&
+		    (f = fopen(path, "we"))) {
+			fwrite(buf, 1, len, f);
+			fclose(f);
+		}
+		free(buf);
+	}
+}
+
 /* Every application policy, as fbac-run stacks it for its program. */
 static void test_applications(void)
 {
@@ -290,6 +319,7 @@ static void test_applications(void)
 		}
 		n++;
 		good += round_trip(&st, lib->apps[i]->name);
+		write_seed(&st, lib->apps[i]->name);
 		fbac_stack_clear(&st);
 	}
 	ok(n > 30, "the shipped applications stack (%zu)", n);
