@@ -162,6 +162,17 @@ no_denial() {
 	[[ $output == *"metadata: visible, from Archive_Manager ($REPO/profiles/functionalities/applications.yaml:"* ]] || { show_run; fail "fbac show"; }
 	run --separate-stderr "$FBAC" show Web_Browser
 	[[ $output == *"metadata: mediated, from Web_Browser ("* ]] || { show_run; fail "fbac show Web_Browser"; }
+	# explain: the rules refuse, visible metadata answers all the same.
+	run --separate-stderr "$FBAC" explain git file_getattr /etc/shadow
+	expect_status 0
+	[[ $output == "allowed: file_getattr '/etc/shadow' for git"* &&
+		$output == *"layer library (git): denied: no rule grants it"* &&
+		$output == *"metadata is visible (layer library: git > Version_Control_Client ("* ]] ||
+		{ show_run; fail "explain git"; }
+	run --separate-stderr "$FBAC" explain less file_getattr "$H/.ssh/id_rsa"
+	expect_status 1
+	[[ $output == "denied: file_getattr '$H/.ssh/id_rsa' for less"* &&
+		$output != *"metadata is visible"* ]] || { show_run; fail "explain less"; }
 	run --separate-stderr "$FBAC_RUN" -D metadata=shown --check git
 	expect_status 125
 	[[ $stderr == *"'-D metadata=shown': expected visible or mediated"* ]] || { show_run; fail "bad -D"; }
