@@ -39,8 +39,12 @@
 #   compile     gcc -O2 -c of four files of lib/ (copied to $WORK)
 #   make-j2     make -j2 of a copy of lib/
 #   git-status  git status --porcelain in a repository of 5000 files
-#   find        find /usr -xdev
-#   tar         tar -cf /dev/null /usr/include
+#               (Version_Control_Client: metadata visible)
+#   git-status-mediated  the same with -D metadata=mediated
+#   find        find /usr -xdev (Text_Viewer: metadata mediated)
+#   find-visible  the same with -D metadata=visible
+#   tar         tar -cf /dev/null /usr/include (Archive_Manager: visible)
+#   tar-mediated  the same with -D metadata=mediated
 #   python      /usr/bin/python3 -c 'import email, json, http.client'
 #   startup     /bin/true (what launching costs), the cache warm (every
 #               run after the first): the compiled policy from it, no
@@ -212,12 +216,22 @@ workload compile "--as Software_Build -D Software_Build.sources=$WORK" \
 	"$WORK/src/profile.c"
 workload make-j2 "--as Software_Build -D Software_Build.sources=$WORK" \
 	make -s -j2 -C "$WORK/proj" -B
+# Version_Control_Client, Archive_Manager, Software_Build and
+# Script_Interpreter ship metadata visible; the *-mediated rows are the
+# same with -D metadata=mediated (what every release before did), and
+# find-visible is Text_Viewer (mediated) with -D metadata=visible.
 workload git-status "--as Version_Control_Client -D Version_Control_Client.repos=$WORK" \
+	git -C "$WORK/repo" status --porcelain
+workload git-status-mediated "--as Version_Control_Client -D Version_Control_Client.repos=$WORK -D metadata=mediated" \
 	git -C "$WORK/repo" status --porcelain
 workload find "--as Text_Viewer -D Text_Viewer.files=/usr,$WORK" \
 	find /usr -xdev
+workload find-visible "--as Text_Viewer -D Text_Viewer.files=/usr,$WORK -D metadata=visible" \
+	find /usr -xdev
 # tar stat(2)s / itself: Read_Only_Files grants just that.
 workload tar "--as Archive_Manager --as Read_Only_Files -D Archive_Manager.sources=/usr/include -D Archive_Manager.destinations=$WORK -D Read_Only_Files.files=/" \
+	tar -cf /dev/null /usr/include
+workload tar-mediated "--as Archive_Manager --as Read_Only_Files -D Archive_Manager.sources=/usr/include -D Archive_Manager.destinations=$WORK -D Read_Only_Files.files=/ -D metadata=mediated" \
 	tar -cf /dev/null /usr/include
 # http.client imports ssl, which reads the OpenSSL configuration.
 workload python "--as Script_Interpreter --as TLS_Certificates -D Script_Interpreter.projects=$WORK" \
@@ -513,6 +527,8 @@ for i in "${!W_NAMES[@]}"; do
 	in_env "$name" "${CMD[@]/#-q/-v}" 2>"$WORK/v.err" >/dev/null </dev/null || true
 	read -r calls cont recv < <(sed -n 's/.*fbac: \([0-9]*\) calls decided by the supervisor, \([0-9]*\) of them continued in the kernel, by \([0-9]*\) receiver.*/\1 \2 \3/p' "$WORK/v.err" | tail -n 1)
 	meta=$(sed -n 's/.*fbac: \([0-9]*\) of these calls read metadata.*/\1/p' "$WORK/v.err" | tail -n 1)
+	# Visible metadata: the kernel answered them, none was decided.
+	grep -q 'fbac: metadata is visible' "$WORK/v.err" && meta="0 (vis)"
 	rss=$(sed -n 's/.*supervisor peak resident size \([0-9]*\) kB.*/\1/p' "$WORK/v.err" | tail -n 1)
 	printf '  %-13s %8s %9s %9s %9s %8s  %-28s %s\n' "$name" "${calls:-?}" "${cont:-?}" \
 		"${meta:-?}" "${recv:-?}" "${rss:-?}" "$(floor_bound "$name" "${calls:-}")" \

@@ -42,6 +42,8 @@ struct pending {
 	size_t n_apps, cap_apps;
 	struct fbac_protected *prot;
 	size_t n_prot, cap_prot;
+	bool metadata_banned;
+	struct fbac_mark metadata_ban_mark;
 };
 
 struct loader {
@@ -162,6 +164,31 @@ static int parse_bool(struct loader *ld, const struct fbac_ynode *n,
 		return fbac_diag_at(ld->diag, &n->mark, -EINVAL,
 				    "%s must be true or false, not '%s'", what,
 				    n->value);
+	return 0;
+}
+
+const char *fbac_metadata_name(enum fbac_metadata m)
+{
+	return m == FBAC_META_VISIBLE ? "visible" : "mediated";
+}
+
+/* 'metadata: visible' or 'metadata: mediated'. */
+static int parse_metadata(struct loader *ld, const struct fbac_ynode *n,
+			  enum fbac_metadata *ret, struct fbac_mark *mark)
+{
+	int r = expect(ld, n, FBAC_Y_SCALAR, "'metadata'");
+
+	if (r < 0)
+		return r;
+	if (n->plain && streq(n->value, "visible"))
+		*ret = FBAC_META_VISIBLE;
+	else if (n->plain && streq(n->value, "mediated"))
+		*ret = FBAC_META_MEDIATED;
+	else
+		return fbac_diag_at(ld->diag, &n->mark, -EINVAL,
+				    "'metadata' must be visible or mediated, not '%s'",
+				    n->value);
+	*mark = n->mark;
 	return 0;
 }
 
@@ -298,6 +325,10 @@ static int parse_params(struct loader *ld, const struct fbac_ynode *n,
 				ld->diag, &k->mark, -EINVAL,
 				"invalid parameter name '%s' (expected lower_case letters, digits and '_')",
 				k->value);
+		if (streq(k->value, "metadata"))
+			return fbac_diag_at(
+				ld->diag, &k->mark, -EINVAL,
+				"parameter name 'metadata' is reserved ('-D metadata=' sets the policy's metadata visibility)");
 		if ((r = expect(ld, d, FBAC_Y_MAP, "a parameter definition")) <
 		    0)
 			return r;
@@ -654,7 +685,7 @@ static int parse_functionality(struct loader *ld, const struct fbac_ynode *doc)
 	static const char *const keys[] = {
 		"fbac",	    "functionality", "category", "description",
 		"high_level", "parameters",   "includes", "privileges",
-		"denied",	    NULL
+		"denied",	    "metadata",	     NULL
 	};
 	struct fbac_functionality *f;
 	const struct fbac_ynode *v = NULL;
@@ -686,6 +717,9 @@ static int parse_functionality(struct loader *ld, const struct fbac_ynode *doc)
 	if ((v = fbac_ymap_get(doc, "high_level")) &&
 	    (r = parse_bool(ld, v, "'high_level'", &f->high_level)) < 0)
 		return r;
+	if ((v = fbac_ymap_get(doc, "metadata")) &&
+	    (r = parse_metadata(ld, v, &f->metadata, &f->metadata_mark)) < 0)
+		return r;
 	if ((v = fbac_ymap_get(doc, "parameters")) &&
 	    (r = parse_params(ld, v, f)) < 0)
 		return r;
@@ -713,7 +747,8 @@ static int parse_application(struct loader *ld, const struct fbac_ynode *doc)
 	static const char *const keys[] = { "fbac",	     "application",
 					    "description",   "executables",
 					    "functionalities", "privileges",
-					    "denied",	     NULL };
+					    "denied",	     "metadata",
+					    NULL };
 	struct fbac_application *a;
 	const struct fbac_ynode *v = NULL, **exes = NULL;
 	int r;
@@ -739,6 +774,9 @@ static int parse_application(struct loader *ld, const struct fbac_ynode *doc)
 			return r;
 		a->description = v->value;
 	}
+	if ((v = fbac_ymap_get(doc, "metadata")) &&
+	    (r = parse_metadata(ld, v, &a->metadata, &a->metadata_mark)) < 0)
+		return r;
 	if ((r = required(ld, doc, "executables", "an application", &v)) < 0)
 		return r;
 	if ((r = scalar_list(ld, v, "'executables'", &exes,
@@ -876,10 +914,46 @@ static int parse_protected(struct loader *ld, const struct fbac_ynode *doc)
 	return 0;
 }
 
+/*
+ * A layer's settings: today only 'metadata: mediated', which makes every
+ * program confined under this library mediated (the administrator's
+ * layer forbids visible system-wide so). A layer cannot make metadata
+ * visible for every program: that is each policy's choice.
+ */
+static int parse_settings(struct loader *ld, const struct fbac_ynode *doc)
+{
+	static const char *const keys[] = { "fbac", "settings", NULL };
+	static const char *const item_keys[] = { "metadata", NULL };
+	const struct fbac_ynode *map = fbac_ymap_get(doc, "settings"), *v;
+	enum fbac_metadata m;
+	struct fbac_mark mark;
+	int r;
+
+	if ((r = check_keys(ld, doc, "a settings document", keys)) < 0)
+		return r;
+	if ((r = expect(ld, map, FBAC_Y_MAP, "'settings'")) < 0)
+		return r;
+	if ((r = check_keys(ld, map, "'settings'", item_keys)) < 0)
+		return r;
+	if (!(v = fbac_ymap_get(map, "metadata")))
+		return 0;
+	if ((r = parse_metadata(ld, v, &m, &mark)) < 0)
+		return r;
+	if (m != FBAC_META_MEDIATED)
+		return fbac_diag_at(
+			ld->diag, &v->mark, -EINVAL,
+			"'settings' can only say 'metadata: mediated' (visible is each policy's choice)");
+	if (!ld->p.metadata_banned) {
+		ld->p.metadata_banned = true;
+		ld->p.metadata_ban_mark = mark;
+	}
+	return 0;
+}
+
 static int parse_document(struct loader *ld, const struct fbac_ydoc *d)
 {
 	static const char *const kinds[] = { "functionality", "application",
-					     "protected" };
+					     "protected", "settings" };
 	const struct fbac_ynode *doc = d->root, *kind = NULL;
 	int r;
 
@@ -914,11 +988,13 @@ static int parse_document(struct loader *ld, const struct fbac_ydoc *d)
 	if (!kind)
 		return fbac_diag_at(
 			ld->diag, &doc->mark, -EINVAL,
-			"a document must have 'functionality', 'application' or 'protected'");
+			"a document must have 'functionality', 'application', 'protected' or 'settings'");
 	if (streq(kind->value, "functionality"))
 		return parse_functionality(ld, doc);
 	if (streq(kind->value, "application"))
 		return parse_application(ld, doc);
+	if (streq(kind->value, "settings"))
+		return parse_settings(ld, doc);
 	return parse_protected(ld, doc);
 }
 
@@ -971,7 +1047,8 @@ int fbac_library_add_layer(struct fbac_library *lib, enum fbac_layer_kind kind,
 	return (int)lib->n_layers++;
 }
 
-static int commit(struct fbac_library *lib, struct pending *p)
+static int commit(struct fbac_library *lib, struct pending *p,
+		  unsigned layer)
 {
 	int r;
 
@@ -1004,6 +1081,11 @@ static int commit(struct fbac_library *lib, struct pending *p)
 	lib->n_funcs += p->n_funcs;
 	lib->n_apps += p->n_apps;
 	lib->n_protected += p->n_prot;
+	if (p->metadata_banned && !lib->metadata_banned) {
+		lib->metadata_banned = true;
+		lib->metadata_ban_mark = p->metadata_ban_mark;
+		lib->metadata_ban_layer = layer;
+	}
 	lib->n_files++;
 	return 0;
 }
@@ -1054,7 +1136,7 @@ static int load_parsed(struct fbac_library *lib, const struct fbac_parsed *p,
 	for (size_t i = 0; i < p->n_docs; i++)
 		if ((r = parse_document(&ld, &p->docs[i])) < 0)
 			return r;
-	r = commit(lib, &ld.p);
+	r = commit(lib, &ld.p, ld.layer);
 	if (r == -E2BIG) {
 		struct fbac_mark m = { p->name, 0, 0 };
 		return fbac_diag_at(diag, &m, r,

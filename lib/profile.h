@@ -40,6 +40,19 @@ struct fbac_param {
 
 struct fbac_functionality;
 
+/*
+ * Whether the stat family answers in the kernel (visible) or is decided
+ * as file_getattr by the supervisor (mediated). UNSET: the document says
+ * nothing; a policy where nothing says visible is mediated.
+ */
+enum fbac_metadata {
+	FBAC_META_UNSET,
+	FBAC_META_VISIBLE,
+	FBAC_META_MEDIATED,
+};
+
+const char *fbac_metadata_name(enum fbac_metadata m);
+
 /* An include, or a functionality granted by an application policy. */
 struct fbac_include {
 	const char *name;
@@ -78,6 +91,8 @@ struct fbac_priv {
 struct fbac_functionality {
 	const char *name, *category, *description;
 	bool high_level;
+	enum fbac_metadata metadata;
+	struct fbac_mark metadata_mark;
 	struct fbac_param *params;
 	size_t n_params;
 	struct fbac_include *includes;
@@ -90,6 +105,8 @@ struct fbac_functionality {
 
 struct fbac_application {
 	const char *name, *description;
+	enum fbac_metadata metadata;
+	struct fbac_mark metadata_mark;
 	const char **executables; /* normalised absolute paths */
 	struct fbac_mark *exe_marks;
 	size_t n_executables;
@@ -133,6 +150,11 @@ struct fbac_library {
 	size_t n_apps, cap_apps;
 	struct fbac_protected *protected;
 	size_t n_protected, cap_protected;
+	/* The first 'settings' document that says 'metadata: mediated':
+	 * every program is mediated (an administrator's ban on visible). */
+	bool metadata_banned;
+	struct fbac_mark metadata_ban_mark;
+	unsigned metadata_ban_layer;
 	size_t n_files;
 	bool linked;
 	/* Arenas files were parsed into elsewhere (fbac_library_adopt). */

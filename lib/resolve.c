@@ -893,6 +893,70 @@ static int include(struct resolver *rs, const struct frame *parent,
 	return resolve_frame(rs, &fr);
 }
 
+/* A functionality's own choice: mediated wins, the first visible stays. */
+static void frame_metadata(struct resolver *rs, const struct frame *fr)
+{
+	struct fbac_resolved *o = rs->out;
+
+	if (fr->f->metadata == FBAC_META_UNSET ||
+	    o->metadata == FBAC_META_MEDIATED ||
+	    (o->metadata == FBAC_META_VISIBLE &&
+	     fr->f->metadata == FBAC_META_VISIBLE))
+		return;
+	o->metadata = fr->f->metadata;
+	o->metadata_why = fr->chain;
+	o->metadata_mark = fr->f->metadata_mark;
+}
+
+/*
+ * The application's own 'metadata', then "-D metadata=", then a layer's
+ * settings ban, each over what came before.
+ */
+static int root_metadata(struct resolver *rs, bool *used)
+{
+	static const struct fbac_mark cli = { "<command line>", 0, 0 };
+	const struct fbac_resolve_input *in = rs->in;
+	const struct fbac_library *lib = in->lib;
+	struct fbac_resolved *o = rs->out;
+
+	if (in->app && in->app->metadata != FBAC_META_UNSET) {
+		o->metadata = in->app->metadata;
+		o->metadata_why = in->root_name ? in->root_name : in->app->name;
+		o->metadata_mark = in->app->metadata_mark;
+	}
+	for (size_t i = 0; i < in->n_defines; i++) {
+		const struct fbac_define *d = &in->defines[i];
+
+		if (d->func || !streq(d->param, "metadata"))
+			continue;
+		if (streq(d->value, "visible"))
+			o->metadata = FBAC_META_VISIBLE;
+		else if (streq(d->value, "mediated"))
+			o->metadata = FBAC_META_MEDIATED;
+		else
+			return fbac_diag_at(
+				rs->diag, &cli, -EINVAL,
+				"'-D metadata=%s': expected visible or mediated",
+				d->value);
+		o->metadata_why = fbac_arena_printf(rs->a, "-D metadata=%s",
+						    d->value);
+		if (!o->metadata_why)
+			return -ENOMEM;
+		o->metadata_mark = cli;
+		used[i] = true;
+	}
+	if (lib->metadata_banned) {
+		o->metadata = FBAC_META_MEDIATED;
+		o->metadata_why = fbac_arena_printf(
+			rs->a, "the settings of layer %s",
+			lib->layers[lib->metadata_ban_layer].name);
+		if (!o->metadata_why)
+			return -ENOMEM;
+		o->metadata_mark = lib->metadata_ban_mark;
+	}
+	return 0;
+}
+
 static int resolve_frame(struct resolver *rs, struct frame *fr)
 {
 	int r;
@@ -912,6 +976,7 @@ static int resolve_frame(struct resolver *rs, struct frame *fr)
 	if (r < 0)
 		return r;
 	rs->memo[rs->n_memo++] = (struct memo){ fr->f, fr->node->values };
+	frame_metadata(rs, fr);
 
 	for (size_t i = 0; i < fr->f->n_includes; i++)
 		if ((r = include(rs, fr, &fr->f->includes[i], false)) < 0)
@@ -1035,6 +1100,8 @@ int fbac_resolve(const struct fbac_resolve_input *in,
 	    (r = executables(&rs, in->root_name ? in->root_name : "--as",
 			     in->executables, NULL, in->n_executables,
 			     in->layer)) < 0)
+		return r;
+	if ((r = root_metadata(&rs, used)) < 0)
 		return r;
 	if (in->define_used) {
 		memcpy(in->define_used, used, in->n_defines * sizeof(*used));

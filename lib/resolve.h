@@ -71,6 +71,17 @@ struct fbac_resolved {
 	size_t n_rules, cap_rules;
 	struct fbac_resolved_protected *protected;
 	size_t n_protected;
+	/*
+	 * Metadata visibility and what decided it: a functionality's chain
+	 * ("git > Version_Control_Client"), the application, "-D metadata"
+	 * or a layer's settings, at metadata_mark. Mediated wins over
+	 * visible among the functionalities; the application's own key, then
+	 * -D, then a settings ban override in that order. UNSET: nothing
+	 * said (mediated), why NULL.
+	 */
+	enum fbac_metadata metadata;
+	const char *metadata_why;
+	struct fbac_mark metadata_mark;
 };
 
 /* A command-line argument "-D FUNC.param=value" (func NULL: any top level). */

@@ -11,6 +11,7 @@
  *       str host[hosts], u32 origin (NONE: none)
  *     u32 protected, protected: str path, u32 allow, ostr reason,
  *       ostr file, u32 line col
+ *     u32 metadata (enum fbac_metadata), ostr why, ostr file, u32 line col
  *   str: u32 length, bytes, NUL; ostr: u8 present, then str if present
  */
 #include "scache.h"
@@ -25,7 +26,7 @@
 #include "ops.h"
 #include "resolve.h"
 
-#define FORMAT 2
+#define FORMAT 3 /* 2: layer kinds; 3: metadata visibility */
 #define BOM 0x01020304u
 #define NONE UINT32_MAX
 
@@ -133,6 +134,9 @@ static int put_entry(struct fbac_blob_out *o, const struct fbac_stack_entry *e)
 		put_opt(o, pp->reason);
 		put_mark(o, &pp->mark);
 	}
+	fbac_blob_put_u32(o, (uint32_t)p->res->metadata);
+	put_opt(o, p->res->metadata_why);
+	put_mark(o, &p->res->metadata_mark);
 out:
 	fbac_ptr_index_free(&idx);
 	free(origins);
@@ -361,6 +365,14 @@ static int get_entry(struct fbac_blob_in *in, struct fbac_stack *st,
 		    (pp->allow & ~ALL_OPS))
 			return -EBADMSG;
 	}
+	n = fbac_blob_get_u32(in);
+	res->metadata_why = get_opt(in, a, FBAC_MAX_PATH - 1, &err);
+	get_mark(in, a, &res->metadata_mark, &err);
+	if (err)
+		return err;
+	if (in->bad || n > FBAC_META_MEDIATED)
+		return -EBADMSG;
+	res->metadata = (enum fbac_metadata)n;
 	if ((r = fbac_policy_compile_flags(&res, name, flags, &pol, diag)) < 0)
 		return r;
 	st->entries[st->n++] = (struct fbac_stack_entry){

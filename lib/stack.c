@@ -222,3 +222,24 @@ fbac_stack_check_path(const struct fbac_stack *s, enum fbac_op op,
 
 	return fbac_stack_query(s, &q, v);
 }
+
+enum fbac_metadata fbac_stack_metadata(const struct fbac_stack *s,
+				       const struct fbac_stack_entry **why)
+{
+	const struct fbac_stack_entry *visible = NULL;
+
+	for (size_t i = 0; i < s->n; i++) {
+		const struct fbac_resolved *res = s->entries[i].policy->res;
+
+		if (res->metadata == FBAC_META_MEDIATED) {
+			if (why)
+				*why = &s->entries[i];
+			return FBAC_META_MEDIATED;
+		}
+		if (res->metadata == FBAC_META_VISIBLE && !visible)
+			visible = &s->entries[i];
+	}
+	if (why)
+		*why = visible;
+	return visible ? FBAC_META_VISIBLE : FBAC_META_MEDIATED;
+}

@@ -82,6 +82,15 @@ fbac_stack_check_path(const struct fbac_stack *s, enum fbac_op op,
 		      const char *path, struct fbac_verdict *v);
 
 /*
+ * The stack's metadata visibility: mediated when an entry says mediated
+ * (that entry in *why), visible when an entry says visible and none says
+ * mediated (the first such entry), mediated otherwise (*why NULL: the
+ * default). why may be NULL.
+ */
+enum fbac_metadata fbac_stack_metadata(const struct fbac_stack *s,
+				       const struct fbac_stack_entry **why);
+
+/*
  * The path operations every entry allows on path (a normalised absolute
  * path), as FBAC_OP_BIT()s.
  */

@@ -406,6 +406,42 @@ setup() {
 @test "escape 28: hard link or rename the secret into the work directory (home)" { attack_held link-rename Escape_Home; }
 @test "escape 28: hard link or rename the secret into the work directory (tight)" { attack_held link-rename Escape_Tight; }
 
+# ---------------------------------------------------------------- visible metadata
+#
+# Escape_Visible is Escape_Home with `metadata: visible`: the kernel
+# answers stat, access and readlink for any path, and chdir and O_PATH are
+# allowed anywhere (fbac-profile(5), METADATA). That is all it may give
+# away: every attack below wants content, a forbidden exec or a way out,
+# and must be held as under Escape_Home. (race-stat, noncanonical, openat2
+# and chdir count a stat, an access or an O_PATH descriptor of the secret
+# as an escape: under visible that is the stated trade-off, not run here.)
+@test "escape suite: Escape_Visible gives metadata away, nothing else" {
+	local home=$HOME q
+	export FBAC_USER_DIR=$ESC_FIX
+	run "$FBAC" explain --as Escape_Visible file_getattr "$home/.ssh/id_rsa"
+	[[ $status -eq 0 && $output == *"metadata is visible"* ]] || { show; fail "Escape_Visible hides metadata"; }
+	for q in "file_read $home/.ssh/id_rsa" "dir_read $home/.ssh" "file_link $home/.ssh/id_rsa" \
+		"file_rename $home/.ssh/id_rsa" "file_execute $home/bin/prog-D" \
+		"file_execute $home/work/noexec-prog" "file_write $home/bin/ro-data"; do
+		# shellcheck disable=SC2086 # two words: operation, object
+		run "$FBAC" explain --as Escape_Visible $q
+		[[ $status -eq 1 ]] || { show; fail "Escape_Visible allows $q"; }
+	done
+}
+@test "escape 1: path race on open/openat/openat2 (visible)" { attack_held race-open Escape_Visible; }
+@test "escape 3: path race on execve/execveat into a denied program (visible)" { attack_held race-exec Escape_Visible; }
+@test "escape 4: symlink swap race (visible)" { attack_held symlink-swap Escape_Visible; }
+@test "escape 5: rename swap race (visible)" { attack_held rename-swap Escape_Visible; }
+@test "escape 6: /proc/self/root, /proc/self/cwd and spellings of self (visible)" { attack_held proc-self Escape_Visible; }
+@test "escape 7: /proc/PID/fd magic links and the supervisor's /proc (visible)" { attack_held proc-fd Escape_Visible; }
+@test "escape 11: i386 int 0x80 open of the secret (visible)" { attack_held int80 Escape_Visible; }
+@test "escape 12: x32 system call numbers (visible)" { attack_held x32 Escape_Visible; }
+@test "escape 14: signal, trace, read or rob the supervisor (visible)" { attack_held supervisor Escape_Visible; }
+@test "escape 17: memfd_create + fexecve, and a descriptor race (visible)" { attack_held memfd-exec Escape_Visible; }
+@test "escape 18: exec of deleted and denied files by descriptor (visible)" { attack_held deleted-exec Escape_Visible; }
+@test "escape 19: the ld.so trick on non-executable programs (visible)" { attack_held ldso Escape_Visible; }
+@test "escape 28: hard link or rename the secret into the work directory (visible)" { attack_held link-rename Escape_Visible; }
+
 # ---------------------------------------------------------------- the attacks are real
 #
 # Unconfined, against the same files, each attack must succeed. Not run

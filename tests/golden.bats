@@ -177,6 +177,9 @@ $expect"
 @test "invalid: both-kinds" { check_invalid both-kinds; }
 @test "invalid: empty-document" { check_invalid empty-document; }
 @test "invalid: unknown-key-document" { check_invalid unknown-key-document; }
+@test "invalid: metadata-bad-value" { check_invalid metadata-bad-value; }
+@test "invalid: settings-visible" { check_invalid settings-visible; }
+@test "invalid: param-reserved-metadata" { check_invalid param-reserved-metadata; }
 @test "invalid: missing-category" { check_invalid missing-category; }
 @test "invalid: unknown-category" { check_invalid unknown-category; }
 @test "invalid: bad-functionality-name" { check_invalid bad-functionality-name; }

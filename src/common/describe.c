@@ -106,8 +106,29 @@ void print_kernel_ports(FILE *f, const struct fbac_policy *p)
 	fputc('\n', f);
 }
 
+void print_metadata_why(FILE *f, const struct fbac_resolved *res)
+{
+	if (res->metadata == FBAC_META_UNSET || !res->metadata_why) {
+		fprintf(f, "the default: nothing says visible");
+		return;
+	}
+	fprintf(f, "%s", res->metadata_why);
+	if (res->metadata_mark.file && res->metadata_mark.line)
+		fprintf(f, " (%s:%u:%u)", res->metadata_mark.file,
+			res->metadata_mark.line, res->metadata_mark.col);
+}
+
+void print_policy_metadata(FILE *f, const struct fbac_policy *p)
+{
+	fprintf(f, "metadata: %s, from ",
+		fbac_metadata_name(p->res->metadata));
+	print_metadata_why(f, p->res);
+	fprintf(f, "\n");
+}
+
 void print_policy(FILE *f, const struct fbac_policy *p)
 {
+	print_policy_metadata(f, p);
 	fprintf(f, "privileges:\n");
 	for (size_t i = 0; i < p->n_prules; i++) {
 		const struct fbac_prule *r = &p->prules[i];

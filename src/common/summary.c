@@ -399,6 +399,7 @@ void print_policy_summary(FILE *f, const struct fbac_policy *p,
 
 	if (!c.home_len)
 		c.home = NULL;
+	print_policy_metadata(f, p);
 	fprintf(f, "grants%s:\n", c.home ? " (~ is the home directory)" : "");
 	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
 		paths_of_kind(&c, &kinds[i]);

@@ -255,9 +255,13 @@ void events_summary(struct sup *s)
 			"fbac: %lu calls decided by the supervisor, %lu of them continued in the kernel, by %zu receiver%s\n",
 			s->notifications, s->continued, s->receivers,
 			s->receivers == 1 ? "" : "s");
-		fprintf(stderr,
-			"fbac: %lu of these calls read metadata (stat, statx, statfs, access, readlink), which no kernel rule can decide\n",
-			s->metadata);
+		if (s->metadata_visible)
+			fprintf(stderr,
+				"fbac: metadata is visible: stat, statx, statfs, access and readlink ran in the kernel, unseen\n");
+		else
+			fprintf(stderr,
+				"fbac: %lu of these calls read metadata (stat, statx, statfs, access, readlink), which no kernel rule can decide\n",
+				s->metadata);
 		print_peak_rss();
 	}
 	for (size_t i = 0; i < n_remembered; i++)

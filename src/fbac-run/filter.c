@@ -127,6 +127,73 @@ static const struct sock_filter prologue[] = {
 };
 
 /*
+ * The stat family, for a policy whose metadata is visible: allowed by the
+ * prologue itself, so they never reach the supervisor (nor libseccomp's
+ * tree). Each only reads metadata of a path or of a descriptor the
+ * program holds; none opens, creates or changes anything.
+ */
+static const int metadata_nrs[] = {
+#ifdef __NR_stat
+	__NR_stat, __NR_lstat, __NR_access, __NR_readlink, __NR_statfs,
+#endif
+	__NR_newfstatat, __NR_statx, __NR_faccessat, __NR_faccessat2,
+	__NR_readlinkat,
+};
+#define N_META ((int)ARRAY_SIZE(metadata_nrs))
+
+/*
+ * The same prologue with the metadata numbers allowed after the range
+ * check: native numbers only (the x32 bit and other architectures go on
+ * to libseccomp's program as before).
+ */
+#define VISIBLE_PROLOGUE_LEN (ARRAY_SIZE(prologue) + N_META + 2)
+
+int filter_prog_visible(struct filter_prog *p)
+{
+	struct sock_filter *insns;
+	size_t body, i = 0;
+
+	if (p->len < ARRAY_SIZE(prologue) ||
+	    memcmp(p->insns, prologue, sizeof(prologue)))
+		return -EINVAL;
+	body = p->len - ARRAY_SIZE(prologue);
+	if (body + VISIBLE_PROLOGUE_LEN > BPF_MAXINSNS)
+		return -E2BIG;
+	insns = malloc((body + VISIBLE_PROLOGUE_LEN) * sizeof(*insns));
+	if (!insns)
+		return -ENOMEM;
+	/* 0-5: the prologue, its jumps to the body moved past the rest. */
+	insns[i++] = (struct sock_filter)BPF_STMT(
+		BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch));
+	insns[i++] = (struct sock_filter)BPF_JUMP(
+		BPF_JMP | BPF_JEQ | BPF_K, NATIVE_AUDIT_ARCH, 0,
+		4 + N_META + 2);
+	insns[i++] = (struct sock_filter)BPF_STMT(
+		BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr));
+	insns[i++] = (struct sock_filter)BPF_JUMP(
+		BPF_JMP | BPF_JGE | BPF_K, 0x40000000, 2 + N_META + 2, 0);
+	insns[i++] = (struct sock_filter)BPF_JUMP(
+		BPF_JMP | BPF_JGT | BPF_K, NR_LAST_KNOWN, 0, 1);
+	insns[i++] = (struct sock_filter)BPF_STMT(
+		BPF_RET | BPF_K, SECCOMP_RET_ERRNO | ENOSYS);
+	/* 6..: each metadata number jumps to the ALLOW at the end. */
+	for (int k = 0; k < N_META; k++)
+		insns[i++] = (struct sock_filter)BPF_JUMP(
+			BPF_JMP | BPF_JEQ | BPF_K, (unsigned)metadata_nrs[k],
+			(unsigned char)(N_META - k), 0);
+	insns[i++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JA | BPF_K,
+						  1, 0, 0);
+	insns[i++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K,
+						  SECCOMP_RET_ALLOW);
+	memcpy(insns + i, p->insns + ARRAY_SIZE(prologue),
+	       body * sizeof(*insns));
+	free(p->insns);
+	p->insns = insns;
+	p->len = (unsigned short)(i + body);
+	return 0;
+}
+
+/*
  * Export the program and load it ourselves rather than with
  * seccomp_load(): libseccomp 2.5 cannot ask for WAIT_KILLABLE_RECV (the
  * child loads it: launch.c).

@@ -33,6 +33,15 @@ int filter_build_static(struct filter_prog *p);
 void filter_prog_free(struct filter_prog *p);
 
 /*
+ * For a policy whose metadata is visible: let the stat family (stat,
+ * lstat, newfstatat, statx, statfs, access, faccessat, faccessat2,
+ * readlink, readlinkat) run in the kernel, before anything is notified.
+ * p is a program filter_build made (or the cache held).
+ * Return: 0, or -EINVAL for a program without our prologue, -ENOMEM.
+ */
+int filter_prog_visible(struct filter_prog *p);
+
+/*
  * The filter from the cache file (cache.h) when it is there and was
  * written by this executable, for this libseccomp and this kind of user
  * (root's differs); otherwise filter_build on a thread of its own, and

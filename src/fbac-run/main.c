@@ -340,6 +340,24 @@ static void print_cache_stats(const struct layers *l,
 		!f->cache[0] ? "" : f->cache_written ? "' (written)" : "'");
 }
 
+/* "metadata: visible, from layer library: git > Version_Control_Client
+ * (file:line:col)": what is in force for the stack, and why. */
+static void print_stack_metadata(FILE *f, const char *prefix,
+				 const struct fbac_stack *st)
+{
+	const struct fbac_stack_entry *why = NULL;
+	enum fbac_metadata m = fbac_stack_metadata(st, &why);
+
+	fprintf(f, "%smetadata: %s, from ", prefix, fbac_metadata_name(m));
+	if (why) {
+		fprintf(f, "layer %s: ", why->layer_name);
+		print_metadata_why(f, why->policy->res);
+	} else {
+		fprintf(f, "the default: no layer says visible");
+	}
+	fputc('\n', f);
+}
+
 static int exit_status(int status)
 {
 	if (WIFEXITED(status))
@@ -491,6 +509,7 @@ static int run(struct options *o)
 					stdout, st.entries[i].policy,
 					fbac_env_get(&l.env, "HOME", 4));
 		}
+		print_stack_metadata(stdout, "in force: ", &st);
 		if (!o->full)
 			printf("(fbac-run --check --full: every rule with its origin)\n");
 		/* Last: scripts read the kernel's answer from the last line. */
@@ -524,6 +543,9 @@ static int run(struct options *o)
 	}
 
 	s.stack = &st;
+	s.metadata_visible = fbac_stack_metadata(&st, NULL) == FBAC_META_VISIBLE;
+	if (o->verbosity > 0)
+		print_stack_metadata(stderr, "fbac: ", &st);
 	s.lib = lazy.l ? NULL : l.lib;
 	s.load_lib = lazy.l ? load_library_late : NULL;
 	s.load_lib_ctx = &lazy;
@@ -566,6 +588,12 @@ static int run(struct options *o)
 	/* The caches are written while we still may, and the encoder thread
 	 * ends before our capabilities go (they bind one thread at a time). */
 	filter_job_store(&filter);
+	/* Not before: the cache holds the filter every policy starts from. */
+	if (s.metadata_visible && (r = filter_prog_visible(&filter.prog)) < 0) {
+		log_error(r, "cannot let the metadata calls through the seccomp filter: %s",
+			  strerror(-r));
+		goto out;
+	}
 	prefetch_store_finish(l.prefetch);
 	if (!o->learn_empty)
 		stack_cache_store(&sc, &st);

@@ -51,7 +51,7 @@ static void continue_into_dir(struct call *c, bool new_root)
 	}
 	if (!r.is_dir)
 		err = -ENOTDIR;
-	else if (!decide_path(c, FBAC_OP_FILE_GETATTR, r.path))
+	else if (!decide_getattr(c, r.path))
 		err = -EACCES;
 	resolved_close(&r);
 	if (err) {

@@ -42,7 +42,7 @@ static int resolve_get(struct call *c, int dirfd, uint64_t path, int atflags,
 	/* fstat() of its own descriptor reveals nothing new to the program. */
 	if (r->held)
 		return 0;
-	if (!decide_path(c, FBAC_OP_FILE_GETATTR, r->path)) {
+	if (!decide_getattr(c, r->path)) {
 		resolved_close(r);
 		return -EACCES;
 	}

@@ -86,7 +86,7 @@ static bool decide_open(struct call *c, const struct resolved *r, int flags,
 	if (r->held && !r->path[0])
 		return true; /* reopening its own pipe: nothing new */
 	if (flags & O_PATH)
-		return decide_path(c, FBAC_OP_FILE_GETATTR, r->path);
+		return decide_getattr(c, r->path);
 	if (created && !decide_path(c, FBAC_OP_FILE_CREATE, r->path))
 		return false;
 	/* Access mode 3 (ioctl-only opens) needs read and write, as the

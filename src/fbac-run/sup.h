@@ -67,6 +67,10 @@ struct sup {
 	 * them, so no kernel rule could answer them instead (bench). */
 	unsigned long metadata;
 	size_t receivers; /* receive threads started (for -v) */
+	/* The policy's metadata is visible: the stat family never comes
+	 * here (filter.c), and file_getattr is granted on every path
+	 * (decide_getattr), extended attributes and inotify excepted. */
+	bool metadata_visible;
 	size_t notif_size, resp_size;
 };
 
@@ -126,6 +130,8 @@ int resolve_path(struct call *c, int dirfd, const char *path, unsigned flags,
  */
 bool decide(struct call *c, const struct fbac_query *q);
 bool decide_path(struct call *c, enum fbac_op op, const char *path);
+/* decide_path for file_getattr: always true when metadata is visible. */
+bool decide_getattr(struct call *c, const char *path);
 /* Whether op on path is allowed, without deciding or logging anything. */
 bool would_allow_path(struct call *c, enum fbac_op op, const char *path);
 

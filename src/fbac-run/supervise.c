@@ -173,6 +173,15 @@ bool decide_path(struct call *c, enum fbac_op op, const char *path)
 	return decide(c, &q);
 }
 
+bool decide_getattr(struct call *c, const char *path)
+{
+	if (c->s->metadata_visible) {
+		c->decided = true;
+		return true;
+	}
+	return decide_path(c, FBAC_OP_FILE_GETATTR, path);
+}
+
 static pthread_mutex_t umask_mutex = PTHREAD_MUTEX_INITIALIZER;
 
 mode_t umask_enter(struct call *c)

@@ -206,7 +206,8 @@ int cmd_explain(struct global *g, int argc, char **argv)
 	char pathbuf[FBAC_MAX_PATH], fill[FBAC_MAX_PATH];
 	const char *opname, *app = NULL;
 	size_t n_sug = 0;
-	bool allowed = true;
+	bool allowed = true, visible = false;
+	const struct fbac_stack_entry *meta_why = NULL;
 	struct layers l;
 	int r, ret = EXIT_FAILURE_USAGE;
 
@@ -267,6 +268,10 @@ int cmd_explain(struct global *g, int argc, char **argv)
 		}
 		allowed &= verdicts[i].allowed;
 	}
+	/* Visible metadata: the kernel answers the stat family anyway. */
+	if (!allowed && q.op == FBAC_OP_FILE_GETATTR &&
+	    fbac_stack_metadata(&st, &meta_why) == FBAC_META_VISIBLE)
+		allowed = visible = true;
 	printf("%s: %s ", allowed ? "allowed" : "denied", opname);
 	print_object(&q);
 	printf(" for %s\n", app ? app : "--as");
@@ -277,6 +282,11 @@ int cmd_explain(struct global *g, int argc, char **argv)
 			printf("  (layer %s's policy replaces layer %s's)\n",
 			       st.entries[i].layer_name,
 			       st.entries[i].replaces);
+	if (visible) {
+		printf("  metadata is visible (layer %s: ", meta_why->layer_name);
+		print_metadata_why(stdout, meta_why->policy->res);
+		printf("): the kernel answers stat, statx, statfs, access and readlink on any path; extended attributes and inotify still follow the rules\n");
+	}
 	if (!allowed) {
 		const char *fill_dir = fbac_suggest_fill_dir(&q, fill,
 							     sizeof(fill));

@@ -190,6 +190,13 @@ static void put_header(FILE *f, const char *description, const char *file)
 	fputs(" .\n", f);
 }
 
+/* "metadata visible" when the document says it (fbac-profile(5)). */
+static void put_metadata(FILE *f, enum fbac_metadata m)
+{
+	if (m != FBAC_META_UNSET)
+		fprintf(f, ".It\nmetadata\n.Ql %s\n", fbac_metadata_name(m));
+}
+
 void man_functionality(FILE *f, const struct fbac_library *lib,
 		       const struct fbac_functionality *fn)
 {
@@ -197,11 +204,13 @@ void man_functionality(FILE *f, const struct fbac_library *lib,
 	roff_arg(f, fn->name, true);
 	fputc('\n', f);
 	put_header(f, fn->description, layer_file(lib, fn->layer, &fn->mark));
-	if (!fn->n_params && !fn->n_includes && !fn->n_privs) {
+	if (!fn->n_params && !fn->n_includes && !fn->n_privs &&
+	    fn->metadata == FBAC_META_UNSET) {
 		fputs("It grants nothing.\n", f);
 		return;
 	}
 	fputs(".Bl -dash -compact\n", f);
+	put_metadata(f, fn->metadata);
 	for (size_t i = 0; i < fn->n_params; i++)
 		put_param(f, &fn->params[i]);
 	for (size_t i = 0; i < fn->n_includes; i++)
@@ -239,6 +248,7 @@ void man_application(FILE *f, const struct fbac_library *lib,
 	}
 	if (block)
 		fputs(".Ed\n", f);
+	put_metadata(f, a->metadata);
 	for (size_t i = 0; i < a->n_grants; i++)
 		put_include(f, "grants", &a->grants[i]);
 	for (size_t i = 0; i < a->n_privs; i++)

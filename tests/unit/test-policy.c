@@ -1132,6 +1132,70 @@ static void test_stack(void)
 }
 
 /*
+ * Metadata visibility across the stack: mediated if any entry says so,
+ * visible if one does and none says mediated, else the default.
+ */
+#define APP_M(meta, funcs)                                                     \
+	"fbac: 1\napplication: t\nmetadata: " meta "\nexecutables: [/usr/bin/t]\n" \
+	"functionalities: " funcs "\n"
+
+static void stack_meta(const char *admin, const char *user,
+		       enum fbac_metadata want, const char *want_layer,
+		       const char *name)
+{
+	struct fbac_stack s = { .n = 0 };
+	struct fbac_stack_input in = { .env = &env,
+				       .trusted_env = &trusted_env,
+				       .program = "t" };
+	const struct fbac_stack_entry *why = NULL;
+	char what[160];
+	int r;
+
+	lib = fbac_library_free(lib);
+	lib = fbac_library_new();
+	r = load_layer(FBAC_LAYER_LIBRARY, "library", stack_funcs);
+	if (admin)
+		r |= load_layer(FBAC_LAYER_ADMIN, "admin", admin);
+	if (user)
+		r |= load_layer(FBAC_LAYER_USER, "user", user);
+	fbac_diag_clear(&d);
+	if (!ok(r == 0 && fbac_library_link(lib, &d) == 0,
+		"%s: layers load %s", name, d.msg))
+		return;
+	in.lib = lib;
+	snprintf(what, sizeof(what), "%s: stack", name);
+	if (!is_int(fbac_stack_build(&in, &s, &d), 0, what))
+		return;
+	is_int(fbac_stack_metadata(&s, &why), want, name);
+	if (want_layer)
+		ok(why && !strcmp(why->layer_name, want_layer),
+		   "%s: decided by layer %s", name, want_layer);
+	else
+		ok(why == NULL, "%s: the default decides", name);
+	fbac_stack_clear(&s);
+}
+
+static void test_stack_metadata(void)
+{
+	stack_meta(NULL, APP_T("[Read_Data]"), FBAC_META_MEDIATED, NULL,
+		   "nothing said: mediated");
+	stack_meta(NULL, APP_M("visible", "[Read_Data]"), FBAC_META_VISIBLE,
+		   "user", "one layer, visible");
+	stack_meta(APP_M("mediated", "[Read_Data]"),
+		   APP_M("visible", "[Read_Data]"), FBAC_META_MEDIATED, "admin",
+		   "admin mediated, user visible: mediated");
+	stack_meta(APP_M("visible", "[Read_Data]"),
+		   APP_M("mediated", "[Read_Data]"), FBAC_META_MEDIATED, "user",
+		   "admin visible, user mediated: mediated");
+	stack_meta(APP_T("[Read_Data]"), APP_M("visible", "[Read_Data]"),
+		   FBAC_META_VISIBLE, "user",
+		   "a layer that says nothing does not count");
+	stack_meta("fbac: 1\nsettings:\n  metadata: mediated\n",
+		   APP_M("visible", "[Read_Data]"), FBAC_META_MEDIATED, "user",
+		   "an administrator's settings ban visible");
+}
+
+/*
  * The administrator's protected paths mean the same whatever the caller's
  * environment, in every policy (fbac-profile(5), Built-in variables: "a
  * user could move what the administrator's rules grant, deny or protect").
@@ -1276,6 +1340,7 @@ int main(void)
 	test_compile_flags();
 	test_narrow();
 	test_stack();
+	test_stack_metadata();
 	test_admin_protected();
 	test_suggest();
 	fbac_library_free(lib);

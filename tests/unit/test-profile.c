@@ -444,7 +444,7 @@ static void test_required(void)
 	load_fails("fbac: 1\nprotected:\n  - {reason: r}\n", -EINVAL, 3, 5,
 		   "required key 'path'", "protected path without path");
 	load_fails("fbac: 1\ndescription: d\n", -EINVAL, 1, 1,
-		   "'functionality', 'application' or 'protected'",
+		   "'functionality', 'application', 'protected' or 'settings'",
 		   "a document of no kind");
 	load_fails("fbac: 1\nfunctionality: F\napplication: a\ncategory: system\ndescription: d\n",
 		   -EINVAL, 3, 1, "both", "a document of two kinds");
@@ -974,10 +974,67 @@ static void test_all_problems(void)
 	}
 }
 
+/* 'metadata: visible | mediated' and the settings document. */
+static void test_metadata(void)
+{
+	static const char both[] =
+		F_HEAD "metadata: visible\n---\n"
+		"fbac: 1\napplication: a\nmetadata: mediated\n"
+		"executables: [/a]\nfunctionalities: [F]\n";
+	static const char ban[] = "fbac: 1\nsettings:\n  metadata: mediated\n";
+	struct fbac_library *lib = fbac_library_new();
+	int r;
+
+	r = fbac_profile_load_buffer(lib, "m.yaml", both, strlen(both), &d);
+	is_int(r, 0, "metadata in a functionality and an application");
+	if (r == 0 && lib->n_funcs == 1 && lib->n_apps == 1) {
+		is_int(lib->funcs[0]->metadata, FBAC_META_VISIBLE,
+		       "functionality: visible");
+		is_int(lib->funcs[0]->metadata_mark.line, 5, "its line");
+		is_int(lib->funcs[0]->metadata_mark.col, 11, "its column");
+		is_int(lib->apps[0]->metadata, FBAC_META_MEDIATED,
+		       "application: mediated");
+	}
+	ok(!lib->metadata_banned, "no settings, no ban");
+	fbac_library_free(lib);
+
+	lib = fbac_library_new();
+	r = fbac_profile_load_buffer(lib, "s.yaml", ban, strlen(ban), &d);
+	is_int(r, 0, "a settings document");
+	ok(lib->metadata_banned, "settings ban visible");
+	is_int(lib->metadata_ban_mark.line, 3, "the ban's line");
+	fbac_library_free(lib);
+
+	load_fails(F_HEAD "metadata: shown\n", -EINVAL, 5, 11,
+		   "'metadata' must be visible or mediated, not 'shown'",
+		   "bad metadata value");
+	load_fails(F_HEAD "metadata: \"visible\"\n", -EINVAL, 5, 11,
+		   "must be visible or mediated", "quoted metadata value");
+	load_fails(F_HEAD "metadata: [visible]\n", -EINVAL, 5, 11,
+		   "'metadata' must be a scalar", "metadata as a list");
+	load_fails("fbac: 1\napplication: a\nmetadata: yes\nexecutables: [/a]\nfunctionalities: []\n",
+		   -EINVAL, 3, 11, "must be visible or mediated",
+		   "bad metadata in an application");
+	load_fails("fbac: 1\nsettings:\n  metadata: visible\n", -EINVAL, 3,
+		   13, "can only say 'metadata: mediated'",
+		   "settings cannot make metadata visible");
+	load_fails("fbac: 1\nsettings:\n  metdata: mediated\n", -EINVAL, 3, 3,
+		   "unknown key 'metdata' in 'settings'", "unknown settings key");
+	load_fails("fbac: 1\nsettings: mediated\n", -EINVAL, 2, 11,
+		   "'settings' must be a mapping", "settings as a scalar");
+	load_fails("fbac: 1\nsettings: {}\nextra: 1\n", -EINVAL, 3, 1,
+		   "unknown key 'extra' in a settings document",
+		   "unknown key beside settings");
+	load_fails(F_HEAD "parameters:\n  metadata: {type: string}\n", -EINVAL,
+		   6, 3, "parameter name 'metadata' is reserved",
+		   "a parameter named metadata");
+}
+
 int main(void)
 {
 	plan_no_plan();
 	test_all_problems();
+	test_metadata();
 	test_valid();
 	test_unknown_keys();
 	test_wrong_kind();

@@ -1180,6 +1180,92 @@ static void test_limits(void)
 	free(text);
 }
 
+/*
+ * Metadata visibility: mediated wins among functionalities, the
+ * application's key over them, -D over that, a settings ban over all.
+ */
+static const char meta_text[] =
+	FUNC("Vis") "metadata: visible\n"			/* 5 */
+	"---\n" FUNC("Med") "metadata: mediated\n"		/* 11 */
+	"---\n" FUNC("Quiet") "includes: [Vis]\n"		/* 17 */
+	"---\nfbac: 1\napplication: both\nexecutables: [/b]\n"
+	"functionalities: [Quiet, Med]\n"			/* 23 */
+	"---\nfbac: 1\napplication: own\nmetadata: visible\n" /* 27 */
+	"executables: [/o]\nfunctionalities: [Med]\n";
+
+static void test_metadata(void)
+{
+	const char *texts[] = { meta_text, NULL };
+	const char *banned[] = { meta_text,
+				 "fbac: 1\nsettings:\n  metadata: mediated\n",
+				 NULL };
+	struct fbac_resolved *res = NULL;
+	struct fbac_define def;
+
+	if (!setup(texts))
+		return;
+	is_int(resolve_func("Quiet", NULL, 0, &res), 0, "Quiet resolves");
+	if (res) {
+		is_int(res->metadata, FBAC_META_VISIBLE,
+		       "visible carries up from an include");
+		is_str(res->metadata_why, "--as > Quiet > Vis",
+		       "why: the chain to the functionality that says it");
+		is_int(res->metadata_mark.line, 5, "at its 'metadata' key");
+	}
+	res = fbac_resolved_free(res);
+	is_int(resolve_func("Med", NULL, 0, &res), 0, "Med resolves");
+	if (res)
+		is_int(res->metadata, FBAC_META_MEDIATED, "mediated");
+	res = fbac_resolved_free(res);
+	is_int(resolve_app("both", NULL, 0, &res), 0, "both resolves");
+	if (res) {
+		is_int(res->metadata, FBAC_META_MEDIATED,
+		       "mediated wins over visible, whatever the order");
+		is_str(res->metadata_why, "both > Med", "why: Med");
+	}
+	res = fbac_resolved_free(res);
+	is_int(resolve_app("own", NULL, 0, &res), 0, "own resolves");
+	if (res) {
+		is_int(res->metadata, FBAC_META_VISIBLE,
+		       "the application's own key overrides its functionalities");
+		is_str(res->metadata_why, "own", "why: the application");
+	}
+	res = fbac_resolved_free(res);
+	def = (struct fbac_define){ NULL, "metadata", "visible" };
+	is_int(resolve_app("both", &def, 1, &res), 0, "-D metadata=visible");
+	if (res) {
+		is_int(res->metadata, FBAC_META_VISIBLE, "-D overrides");
+		is_str(res->metadata_why, "-D metadata=visible", "why: -D");
+	}
+	res = fbac_resolved_free(res);
+	def = (struct fbac_define){ NULL, "metadata", "mediated" };
+	is_int(resolve_app("own", &def, 1, &res), 0, "-D metadata=mediated");
+	if (res)
+		is_int(res->metadata, FBAC_META_MEDIATED, "-D overrides the app");
+	res = fbac_resolved_free(res);
+	def = (struct fbac_define){ NULL, "metadata", "open" };
+	is_int(resolve_app("own", &def, 1, &res), -EINVAL,
+	       "-D metadata=open is refused");
+	like(d.msg, "expected visible or mediated", "and says what is");
+	res = fbac_resolved_free(res);
+	def = (struct fbac_define){ "Med", "metadata", "visible" };
+	is_int(resolve_app("own", &def, 1, &res), -EINVAL,
+	       "-D Med.metadata sets nothing");
+	res = fbac_resolved_free(res);
+
+	if (!setup(banned))
+		return;
+	def = (struct fbac_define){ NULL, "metadata", "visible" };
+	is_int(resolve_app("own", &def, 1, &res), 0, "resolves under a ban");
+	if (res) {
+		is_int(res->metadata, FBAC_META_MEDIATED,
+		       "a settings ban overrides the application and -D");
+		like(res->metadata_why, "settings", "why: the settings");
+		is_int(res->metadata_mark.line, 3, "at the ban");
+	}
+	res = fbac_resolved_free(res);
+}
+
 int main(void)
 {
 	plan_no_plan();
@@ -1197,6 +1283,7 @@ int main(void)
 	test_limits();
 	test_net();
 	test_protected_and_placeholders();
+	test_metadata();
 	fbac_library_free(lib);
 	fbac_arena_free(env_arena);
 	return done_testing();

@@ -126,6 +126,12 @@ static const char *policy_diff(const struct fbac_policy *a,
 		    p->mark.line != q->mark.line || p->mark.col != q->mark.col)
 			return "a protected path";
 	}
+	if (a->res->metadata != b->res->metadata ||
+	    !str_eq(a->res->metadata_why, b->res->metadata_why) ||
+	    !str_eq(a->res->metadata_mark.file, b->res->metadata_mark.file) ||
+	    a->res->metadata_mark.line != b->res->metadata_mark.line ||
+	    a->res->metadata_mark.col != b->res->metadata_mark.col)
+		return "the metadata visibility";
 	if (x->handled_fs != y->handled_fs || x->scope != y->scope ||
 	    x->handle_connect_tcp != y->handle_connect_tcp ||
 	    x->handle_bind_tcp != y->handle_bind_tcp ||
@@ -271,6 +277,35 @@ static void load_shipped(void)
 	is_int(fbac_library_link(lib, &d), 0, "the shipped library links");
 }
 
+/*
+ * FBAC_SCACHE_SEEDS=DIR: write the fuzzer's seeds (curl, gzip, jq, git
+ * under the key "fuzz", as tests/fuzz/fuzz-scache.c decodes them) into
+ * DIR, e.g. tests/fuzz/corpus/scache after a change of the format.
+ */
+static void write_seed(const struct fbac_stack *st, const char *name)
+{
+	static const char *const seeds[] = { "curl", "gzip", "jq", "git" };
+	const char *dir = getenv("FBAC_SCACHE_SEEDS");
+	char path[4096];
+	void *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	if (!dir)
+		return;
+	for (size_t i = 0; i < sizeof(seeds) / sizeof(seeds[0]); i++) {
+		if (strcmp(seeds[i], name))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s.bin", dir, name);
+		if (fbac_scache_encode("fuzz", 4, st, &buf, &len) == 0 &&
+		    (f = fopen(path, "we"))) {
+			fwrite(buf, 1, len, f);
+			fclose(f);
+		}
+		free(buf);
+	}
+}
+
 /* Every application policy, as fbac-run stacks it for its program. */
 static void test_applications(void)
 {
@@ -297,6 +332,7 @@ static void test_applications(void)
 			ok(round_trip(&st, "a user's policy"),
 			   "the layer's kind and what it replaces come back");
 		}
+		write_seed(&st, lib->apps[i]->name);
 		fbac_stack_clear(&st);
 	}
 	ok(n > 30, "the shipped applications stack (%zu)", n);
