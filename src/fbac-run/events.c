@@ -97,10 +97,11 @@ static void human_line(struct call *c, const struct fbac_query *q,
 		c->s->load_lib ? c->s->load_lib(c->s->load_lib_ctx) :
 				 NULL;
 
-	fprintf(stderr, "fbac: %s %s '%s' for %s[%d]: ",
+	fprintf(stderr, "fbac: %s %s '%s'%s%s%s for %s[%d]: ",
 		c->s->mode == MODE_ENFORCE ? "denied" : "would deny",
-		fbac_op_info(q->op)->name, object, base ? base + 1 : exe,
-		(int)c->tid);
+		fbac_op_info(q->op)->name, object, c->about ? " (" : "",
+		c->about ? c->about : "", c->about ? ")" : "",
+		base ? base + 1 : exe, (int)c->tid);
 	if (reason) {
 		fprintf(stderr, "%s\n", reason);
 		return;
@@ -174,6 +175,10 @@ static void event_log_locked(struct call *c, const struct fbac_query *q,
 	if (v && v->protected) {
 		fprintf(s->log, ", \"protected\": ");
 		json_string(s->log, v->protected->path);
+	}
+	if (c->about) {
+		fprintf(s->log, ", \"about\": ");
+		json_string(s->log, c->about);
 	}
 	if (reason) {
 		fprintf(s->log, ", \"reason\": ");

@@ -295,6 +295,14 @@ static const struct fbac_library *load_library_late(void *ctx)
 	return loaded ? z->l->lib : NULL;
 }
 
+static bool as_has(const struct options *o, const char *name)
+{
+	for (size_t i = 0; i < o->n_as; i++)
+		if (streq(o->as[i], name))
+			return true;
+	return false;
+}
+
 static int run(struct options *o)
 {
 	struct layers_options lo = { .extra_dirs = o->dirs,
@@ -508,7 +516,17 @@ static int run(struct options *o)
 	if (r < 0)
 		goto out;
 	r = launch_exec_error(&la);
-	if (r) {
+	if (r == EACCES && s.exec_refused && o->n_as && !as_has(o, "Basic_Runtime")) {
+		log_error(-r, "cannot run '%s': the --as functionalities do not grant running it (denied above): add --as Basic_Runtime, which grants what every program needs to start, or use a high-level functionality ('fbac list')",
+			  exe);
+		ret = EXIT_CANNOT_EXEC;
+		goto out;
+	} else if (r == EACCES && s.exec_refused) {
+		log_error(-r, "cannot run '%s': %s does not grant running it (denied above, with what would)",
+			  exe, o->n_as ? "--as" : "its policy");
+		ret = EXIT_CANNOT_EXEC;
+		goto out;
+	} else if (r) {
 		errno = r;
 		log_error(-r, "cannot run '%s': %m", exe);
 		ret = r == ENOENT ? EXIT_NOT_FOUND : EXIT_CANNOT_EXEC;

@@ -55,6 +55,9 @@ struct sup {
 	const struct landlock_extra *extras;
 	size_t n_extras;
 	unsigned long denials, printed;
+	/* Execs refused by the supervisor (sup-file.c), for fbac-run's own
+	 * message when the program itself cannot start. */
+	unsigned long exec_refused;
 	/* Counted by every receiver, with relaxed atomic adds (for -v). */
 	unsigned long notifications, continued;
 	/* Of them, metadata reads (sup-meta.c): Landlock has no right for
@@ -73,6 +76,9 @@ struct call {
 	int nr;
 	/* What was decided, for events. */
 	bool decided;
+	/* What the object is to the call, when not the object named
+	 * ("the loader of '/usr/bin/curl'"): in the denial line. */
+	const char *about;
 };
 
 /* A path argument resolved by the supervisor. */
@@ -164,6 +170,13 @@ static inline void fdname(char *buf, size_t size, int fd)
 	snprintf(buf, size, "/proc/self/fd/%d", fd);
 }
 void handle_net(struct call *c);
+
+/*
+ * Whether what the kernel loads to run prog (a script's interpreter, an
+ * ELF loader, in turn) may be executed: decided with denial lines and
+ * events (sup-exec.c), as Landlock would refuse them out of sight.
+ */
+bool exec_needs_allowed(struct call *c, const struct resolved *prog);
 
 /*
  * Set the target's umask for a creation made here, and restore ours
