@@ -97,3 +97,48 @@ s.serve_forever()' "$1" "$portfile" >/dev/null 2>&1 &
 	[[ $stderr == *"denied file_execute '/usr/bin/perl' (the interpreter of '$HOME/bin/p.pl') for "* ]] || { show_run; fail "no denial line"; }
 	grep -q '"object": "/usr/bin/perl", "decision": "deny".*"about": "the interpreter of ' "$LOG" || { cat "$LOG"; fail "no event"; }
 }
+
+# watch NAME COMMAND...: run COMMAND unconfined and under its shipped
+# policy, each under strace -f; every EACCES/EPERM only the confined run
+# saw must have its event in the log (tests/denial-watch.py).
+watch() {
+	local name=$1 d=$BATS_TEST_TMPDIR/watch
+	shift
+	mkdir -p "$d"
+	local trace=(strace -f -Z -qq -e 'trace=%file,%network,%process,ioctl,ftruncate,kill,tgkill')
+	"${trace[@]}" -o "$d/$name.plain" "$@" </dev/null >/dev/null 2>&1 || true
+	"${trace[@]}" -o "$d/$name.confined" "$FBAC_RUN" -q --log "$d/$name.jsonl" "$@" </dev/null >/dev/null 2>&1 || true
+	[[ -s $d/$name.confined ]] || fail "$name: no trace"
+	python3 "$REPO/tests/denial-watch.py" "$d/$name.plain" "$d/$name.confined" "$d/$name.jsonl" \
+		>"$d/$name.out" || { echo "--- $name:"; cat "$d/$name.out"; return 1; }
+}
+
+@test "watcher: every EACCES/EPERM real programs see only confined comes with an event" {
+	need_commands strace curl wget git jq file perl python3 tar gzip sqlite3 make
+	mkdir -p "$HOME/Downloads" "$HOME/Documents" "$HOME/src/p" "$HOME/.ssh" "$HOME/www"
+	echo '{"a": 1}' >"$HOME/Documents/a.json"
+	echo page >"$HOME/www/index.html"
+	echo key >"$HOME/.ssh/id_rsa"
+	printf 'all:\n\techo built\n' >"$HOME/src/p/Makefile"
+	git -C "$HOME/src/p" init -q
+	serve_http "$HOME/www"
+	local bad=0
+	# Working runs, and runs refused on purpose (a port, a secret).
+	watch curl curl -sS -o "$HOME/Downloads/p.html" "http://127.0.0.1:$PORT/" || bad=1
+	watch curl-port curl -sS "http://127.0.0.1:$PORT/" || bad=1
+	watch wget wget -q -O "$HOME/Downloads/w.html" "http://127.0.0.1:$PORT/" || bad=1
+	watch git git -C "$HOME/src/p" status || bad=1
+	watch jq jq . "$HOME/Documents/a.json" /dev/null || bad=1
+	watch jq-key jq . "$HOME/.ssh/id_rsa" || bad=1
+	watch file file "$HOME/Documents/a.json" /etc/passwd || bad=1
+	watch perl perl -e 'open(F, "<", "$ENV{HOME}/.ssh/id_rsa"); print "x"' || bad=1
+	watch python3 python3 -c 'import os; os.listdir(os.path.expanduser("~/Documents"))' || bad=1
+	watch tar tar czf "$HOME/Documents/a.tgz" -C "$HOME/Documents" a.json || bad=1
+	watch gzip gzip -kf "$HOME/Documents/a.json" || bad=1
+	watch sqlite3 sqlite3 "$HOME/Documents/d.db" 'create table t(x); select 1' || bad=1
+	watch make make -C "$HOME/src/p" || bad=1
+	[[ $bad -eq 0 ]] || fail "silent refusals (above)"
+	# The watcher does see refusals: the port and the key were refused.
+	grep -q '^ok .*connect' "$BATS_TEST_TMPDIR/watch/curl-port.out" || fail "the watcher saw no refused connect"
+	grep -q "^ok .*id_rsa" "$BATS_TEST_TMPDIR/watch/jq-key.out" || fail "the watcher saw no refused key"
+}
