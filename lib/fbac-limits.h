@@ -37,5 +37,7 @@
 #define FBAC_MAX_PATH 4096	      /* a path or pattern, with its NUL */
 #define FBAC_MAX_PATH_DEPTH 256	      /* components of a path */
 #define FBAC_MAX_DIAG 512	      /* one diagnostic message */
+#define FBAC_MAX_HINT_TRIES 16      /* -D hints tried for one denial */
+#define FBAC_MAX_HINT_VALUE 1024    /* bytes of one -D value suggested */
 
 #endif

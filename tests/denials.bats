@@ -142,3 +142,84 @@ watch() {
 	grep -q '^ok .*connect' "$BATS_TEST_TMPDIR/watch/curl-port.out" || fail "the watcher saw no refused connect"
 	grep -q "^ok .*id_rsa" "$BATS_TEST_TMPDIR/watch/jq-key.out" || fail "the watcher saw no refused key"
 }
+
+# ---- item 4: denials with a way forward ----
+
+@test "a port not granted: the line gives the -D to use, and the -D works" {
+	need_commands curl
+	mkdir -p "$HOME/www" "$HOME/Downloads"
+	echo page >"$HOME/www/index.html"
+	serve_http "$HOME/www"
+	run --separate-stderr "$FBAC_RUN" curl -sS -o "$HOME/Downloads/p.html" "http://127.0.0.1:$PORT/"
+	[[ $status -ne 0 ]] || { show_run; fail "the port was granted"; }
+	[[ $stderr == *"denied network_outgoing 'tcp:127.0.0.1:$PORT' for curl["*"]: not granted by curl (layer library); allowed with -D HTTP_Client.ports=80,443,$PORT; granted by HTTP_Client(ports=$PORT)"* ]] || { show_run; fail "no -D hint"; }
+	# Pasted as given, it works (and keeps 80 and 443).
+	run --separate-stderr "$FBAC_RUN" -D "HTTP_Client.ports=80,443,$PORT" curl -sS -o "$HOME/Downloads/p.html" "http://127.0.0.1:$PORT/"
+	expect_status 0
+	[[ -z $stderr ]] || { show_run; fail "a denial with the hint followed"; }
+	[[ $(cat "$HOME/Downloads/p.html") == page ]]
+}
+
+@test "fbac explain: parameterised grants for a port and a host" {
+	run "$FBAC" explain curl network_outgoing tcp:127.0.0.1:8000
+	expect_status 1
+	[[ $output == *"granted for it with -D HTTP_Client.ports=80,443,8000"* ]] || { show_run; fail "no -D for curl"; }
+	[[ $output == *"would be granted by: HTTP_Client(ports=8000)"* ]] || { show_run; fail "no parameterised grant"; }
+	[[ $output != *"no functionality of the library grants it"* ]] || { show_run; fail "says nothing grants it"; }
+	run "$FBAC" explain --as SSH_Client -D SSH_Client.hosts=10.0.0.1 network_outgoing tcp:127.0.0.1:22
+	expect_status 1
+	[[ $output == *"-D TCP_Client.hosts=10.0.0.1,127.0.0.1"* || $output == *"-D SSH_Client.hosts=10.0.0.1,127.0.0.1"* ]] || { show_run; fail "no host hint"; }
+	# Following it allows it.
+	run "$FBAC" explain --as SSH_Client -D SSH_Client.hosts=10.0.0.1,127.0.0.1 network_outgoing tcp:127.0.0.1:22
+	expect_status 0
+}
+
+@test "a folder not granted: the line gives the -D that adds it, and the -D works" {
+	need_commands curl
+	mkdir -p "$HOME/www" "$HOME/Downloads" "$HOME/Pages"
+	echo page >"$HOME/www/index.html"
+	serve_http "$HOME/www"
+	run --separate-stderr "$FBAC_RUN" -D "HTTP_Client.ports=80,443,$PORT" curl -sS -o "$HOME/Pages/p.html" "http://127.0.0.1:$PORT/"
+	[[ $status -ne 0 ]] || { show_run; fail "the folder was granted"; }
+	local hint
+	hint=$(grep -o "allowed with -D [^;]*" <<<"$stderr" | head -n1 | sed 's/^allowed with //')
+	[[ $hint == "-D Save_Files.dir=$HOME/Downloads,$HOME/Pages" || $hint == "-D Download_Manager.downloads=$HOME/Pages" ]] || { show_run; fail "no folder hint (got '$hint')"; }
+	# shellcheck disable=SC2086 # the hint is one word
+	run --separate-stderr "$FBAC_RUN" -D "HTTP_Client.ports=80,443,$PORT" $hint curl -sS -o "$HOME/Pages/p.html" "http://127.0.0.1:$PORT/"
+	expect_status 0
+	[[ $(cat "$HOME/Pages/p.html") == page ]]
+}
+
+@test "a user's own 'denied:' rule: the line says so, and suggests nothing" {
+	echo note >"$HOME/notes.txt"
+	cat >"$FBAC_USER_DIR/cat.yaml" <<-EOF
+	fbac: 1
+	application: cat
+	executables: [/usr/bin/cat]
+	functionalities: [Text_Viewer]
+	denied:
+	  - file_read: ~/notes.txt
+	EOF
+	run --separate-stderr "$FBAC_RUN" cat "$HOME/notes.txt"
+	expect_status 1
+	[[ $stderr == *"denied file_read '$HOME/notes.txt' for cat["*"]: not granted by cat (layer user): its 'denied:' rule 'file_read $HOME/notes.txt' refuses it ($FBAC_USER_DIR/cat.yaml:6)"* ]] || { show_run; fail "the rule is not named"; }
+	[[ $stderr != *"; granted by"* && $stderr != *"-D "* ]] || { show_run; fail "a suggestion that cannot help"; }
+	run "$FBAC" explain cat file_read "$HOME/notes.txt"
+	expect_status 1
+	[[ $output == *"denied by the carve-out"* && $output == *"the policy's own 'denied:' rule refuses it"* ]] || { show_run; fail "explain"; }
+	[[ $output != *"would be granted by"* ]] || { show_run; fail "explain suggests"; }
+}
+
+@test "a protected path: only what names it is suggested, never a broad functionality or a -D" {
+	# The test HOME is under /tmp, which Temporary_Files grants.
+	mkdir -p "$HOME/.ssh"
+	echo key >"$HOME/.ssh/id_rsa"
+	run --separate-stderr "$FBAC_RUN" --as Basic_Runtime --as Temporary_Files cat "$HOME/.ssh/id_rsa"
+	expect_status 1
+	[[ $stderr == *"'$HOME/.ssh' is protected (SSH private keys"*"; granted only by SSH_Keys"* ]] || { show_run; fail "the protected path is not named"; }
+	[[ $stderr != *Temporary_Files* && $stderr != *Build_Tools* && $stderr != *C_Compiler* && $stderr != *"-D "* ]] || { show_run; fail "a hint that exposes the protected path"; }
+	run "$FBAC" explain curl file_read "$HOME/.ssh/id_rsa"
+	expect_status 1
+	[[ $output == *"is protected"*"would be granted by: SSH_Keys, SSH_Client, Version_Control_Client"* ]] || { show_run; fail "explain"; }
+	[[ $output != *"-D "* && $output != *Temporary_Files* ]] || { show_run; fail "explain suggests a -D or a broad functionality"; }
+}

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "filter.h"
+#include "hint.h"
 #include "output.h"
 #include "suggest.h"
 #include "sup.h"
@@ -84,15 +85,20 @@ static void exe_of(pid_t tid, char *buf, size_t size)
  * or the policy that did not grant it and what would. */
 static void human_line(struct call *c, const struct fbac_query *q,
 		       const char *object, const char *exe,
-		       const struct fbac_stack_entry *denier, const char *reason)
+		       const struct fbac_stack_entry *denier,
+		       const struct fbac_verdict *v, const char *reason)
 {
 	struct fbac_suggestion sug[3];
-	size_t n_sug = 0;
+	struct fbac_define_hint hints[1];
+	size_t n_sug = 0, n_hints = 0;
 	char fill[FBAC_MAX_PATH];
-	const char *base = strrchr(exe, '/');
+	const char *base = strrchr(exe, '/'), *fill_dir;
+	const struct fbac_resolved_protected *pp;
+	/* A carve-out of the policy itself beats any grant. */
+	bool carved = v && v->deny_rule && v->origin;
 	/* Before the line starts: reading it may report a problem. */
 	const struct fbac_library *lib =
-		reason ? NULL :
+		reason || carved ? NULL :
 		c->s->lib ? c->s->lib :
 		c->s->load_lib ? c->s->load_lib(c->s->load_lib_ctx) :
 				 NULL;
@@ -106,16 +112,38 @@ static void human_line(struct call *c, const struct fbac_query *q,
 		fprintf(stderr, "%s\n", reason);
 		return;
 	}
-	if (lib)
-		(void)fbac_suggest(lib, c->s->env, q,
-				   fbac_suggest_fill_dir(q, fill, sizeof(fill)),
-				   sug, 3, &n_sug);
+	if (carved) {
+		fprintf(stderr, "not granted by %s (layer %s): its 'denied:' rule '%s %s' refuses it (%s:%u)\n",
+			denier->policy->name, denier->layer_name,
+			fbac_op_info(q->op)->name, v->rule,
+			v->origin->mark.file ? v->origin->mark.file : "?",
+			v->origin->mark.line);
+		return;
+	}
+	/* A protected path is granted only by what names it (no -D hint
+	 * adds it to a folder parameter: lib/hint.c). */
+	pp = fbac_hint_protected(c->s->stack, q);
+	fill_dir = fbac_suggest_fill_dir(q, fill, sizeof(fill));
+	if (lib) {
+		(void)fbac_suggest(lib, c->s->env, q, fill_dir, sug, 3, &n_sug);
+		n_hints = hint_defines(c->s, lib, q, fill_dir, hints,
+				       ARRAY_SIZE(hints));
+	}
 	fprintf(stderr, "not granted by %s (layer %s)", denier->policy->name,
 		denier->layer_name);
+	if (pp)
+		fprintf(stderr, "; '%s' is protected (%s)", pp->path,
+			pp->reason);
+	for (size_t i = 0; i < n_hints; i++)
+		fprintf(stderr, "; allowed with -D %s.%s=%s", hints[i].f->name,
+			hints[i].param, hints[i].value);
 	for (size_t i = 0; i < n_sug; i++) {
-		fprintf(stderr, "%s%s", i ? ", " : "; granted by ",
+		fprintf(stderr, "%s%s", i ? ", " :
+				pp ? "; granted only by " : "; granted by ",
 			sug[i].f->name);
-		if (sug[i].fill)
+		if (sug[i].param)
+			fprintf(stderr, "(%s=%s)", sug[i].param, sug[i].value);
+		else if (sug[i].fill)
 			fprintf(stderr, "(%s)", sug[i].fill);
 	}
 	fputc('\n', stderr);
@@ -138,7 +166,7 @@ static void event_log_locked(struct call *c, const struct fbac_query *q,
 		if (s->verbosity >= 0 && !seen_before(key)) {
 			if (s->printed < MAX_LINES) {
 				s->printed++;
-				human_line(c, q, object, exe, denier, reason);
+				human_line(c, q, object, exe, denier, v, reason);
 			} else {
 				suppressed++;
 			}

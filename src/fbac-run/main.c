@@ -315,6 +315,7 @@ static int run(struct options *o)
 	struct launch la = LAUNCH_INIT;
 	struct supervisor *sv = NULL;
 	struct sup s = { .listener = -1, .root_fd = -1 };
+	struct hint_input hint;
 	struct landlock_extra extras[FBAC_MAX_LAYERS + 1];
 	int sup_rulesets[FBAC_MAX_LAYERS + 1], prog_rulesets[FBAC_MAX_LAYERS + 1];
 	_cleanup_(filter_job_done) struct filter_job filter = { 0 };
@@ -415,6 +416,10 @@ static int run(struct options *o)
 		log_error(0, "warning: not enforced on this kernel: %s", missing);
 	}
 
+	hint = (struct hint_input){ .exe = exe, .as = o->as, .n_as = o->n_as,
+				    .defs = o->defs, .n_defs = o->n_defs,
+				    .trusted_env = &l.trusted_env };
+	s.hint = &hint;
 	s.stack = &st;
 	s.lib = lazy.l ? NULL : l.lib;
 	s.load_lib = lazy.l ? load_library_late : NULL;

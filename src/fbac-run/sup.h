@@ -29,8 +29,20 @@ enum run_mode {
 	MODE_LEARN,
 };
 
+/* What the program's stack was built from: a denial's -D hint rebuilds
+ * it with one define more (hints.c). */
+struct hint_input {
+	const char *exe;     /* the command's path */
+	const char *const *as;
+	size_t n_as;
+	const struct fbac_define *defs;
+	size_t n_defs;
+	const struct fbac_env *trusted_env;
+};
+
 struct sup {
 	int listener;
+	const struct hint_input *hint; /* NULL: no -D hints */
 	const struct fbac_stack *stack;
 	const struct fbac_library *lib; /* NULL: load_lib reads it */
 	const struct fbac_library *(*load_lib)(void *ctx);
@@ -225,6 +237,13 @@ bool pty_allowed(struct call *c, enum fbac_op op, const struct resolved *r);
  */
 bool refuse(struct call *c, enum fbac_op op, const char *path,
 	    const char *reason);
+
+struct fbac_define_hint;
+/* Up to max -D hints that make the program's stack allow q (hints.c);
+ * lib may be NULL (none). Return: how many. */
+size_t hint_defines(const struct sup *s, const struct fbac_library *lib,
+		    const struct fbac_query *q, const char *fill_dir,
+		    struct fbac_define_hint *out, size_t max);
 
 /* Events: the JSON line and the human line of one decision. */
 void event_log(struct call *c, const struct fbac_query *q, bool allowed,
