@@ -39,5 +39,7 @@
 #define FBAC_MAX_DIAG 512	      /* one diagnostic message */
 #define FBAC_MAX_HINT_TRIES 16      /* -D hints tried for one denial */
 #define FBAC_MAX_HINT_VALUE 1024    /* bytes of one -D value suggested */
+#define FBAC_MAX_DENIAL_LOG (4 * 1024 * 1024) /* bytes of the per-user denial log before it rotates, and logged by one run */
+#define FBAC_MAX_LOG_LINE 16384     /* bytes of one line 'fbac log' reads */
 
 #endif

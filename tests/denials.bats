@@ -223,3 +223,136 @@ watch() {
 	[[ $output == *"is protected"*"would be granted by: SSH_Keys, SSH_Client, Version_Control_Client"* ]] || { show_run; fail "explain"; }
 	[[ $output != *"-D "* && $output != *Temporary_Files* ]] || { show_run; fail "explain suggests a -D or a broad functionality"; }
 }
+
+# ---- item 5: every denial in the user's log, the terminal kept readable ----
+
+STATE_LOG_REL=.local/state/fbac/denials.jsonl
+
+@test "every denial goes to the user's denial log, also with -q, and 'fbac log' filters it" {
+	need_commands curl
+	run --separate-stderr "$FBAC_RUN" -q --as Basic_Runtime --as Spawn_Shell sh -c 'cat /etc/hostname; true'
+	expect_status 0
+	[[ $stderr != *"fbac:"* ]] || { show_run; fail "a line with -q"; }
+	[[ -s $HOME/$STATE_LOG_REL ]] || fail "no denial log in ~/$STATE_LOG_REL"
+	[[ $(stat -c %a "$HOME/.local/state/fbac") == 700 && $(stat -c %a "$HOME/$STATE_LOG_REL") == 600 ]] || fail "the log is readable by others"
+	run --separate-stderr "$FBAC_RUN" curl -sS "http://127.0.0.1:1/"
+	run --separate-stderr "$FBAC" log
+	expect_status 0
+	[[ $output == *" denied file_execute '/usr/bin/cat' for dash["*"]: not granted by --as (layer command line)"* ]] || { show_run; fail "no cat"; }
+	[[ $output == *" denied network_outgoing 'tcp:127.0.0.1:1' for curl["*"]: not granted by curl (layer library)"* ]] || { show_run; fail "no curl"; }
+	run --separate-stderr "$FBAC" log --program curl
+	expect_status 0
+	[[ $output == *curl* && $output != *dash* ]] || { show_run; fail "--program"; }
+	run --separate-stderr "$FBAC" log --operation file_execute --json
+	expect_status 0
+	[[ ${#lines[@]} -ge 1 && $output == *'"operation": "file_execute"'* && $output != *network_outgoing* ]] || { show_run; fail "--operation --json"; }
+	run --separate-stderr "$FBAC" log --since 1h
+	[[ $output == *curl* ]] || { show_run; fail "--since 1h"; }
+	run --separate-stderr "$FBAC" log --since 2099-01-01
+	expect_status 0
+	[[ -z $output ]] || { show_run; fail "--since in the future"; }
+	run --separate-stderr "$FBAC" log --since yesterday
+	expect_status 2
+	# XDG_STATE_HOME moves it.
+	XDG_STATE_HOME=$HOME/state run --separate-stderr "$FBAC_RUN" curl -sS "http://127.0.0.1:2/"
+	[[ -s $HOME/state/fbac/denials.jsonl ]] || fail "XDG_STATE_HOME is not followed"
+	XDG_STATE_HOME=$HOME/state run --separate-stderr "$FBAC" log
+	[[ $output == *"tcp:127.0.0.1:2"* && $output != *"tcp:127.0.0.1:1'"* ]] || { show_run; fail "fbac log reads another log"; }
+}
+
+@test "the denial log rotates at its size limit, and 'fbac log' reads both files" {
+	local limit
+	limit=$(sed -n 's/^#define FBAC_MAX_DENIAL_LOG (\([0-9]*\) \* \([0-9]*\) \* \([0-9]*\)).*/\1*\2*\3/p' "$REPO/lib/fbac-limits.h")
+	[[ -n $limit ]] || fail "FBAC_MAX_DENIAL_LOG not found"
+	mkdir -p "$HOME/.local/state/fbac"
+	chmod 700 "$HOME/.local/state/fbac"
+	python3 -c '
+import sys
+line = "{\"time\": 1.000, \"pid\": 7, \"exe\": \"/usr/bin/old\", \"syscall\": \"openat\", \"operation\": \"file_read\", \"object\": \"/old\", \"decision\": \"deny\"}\n"
+with open(sys.argv[1], "w") as f:
+    n = 0
+    while n < int(sys.argv[2]):
+        f.write(line); n += len(line)' "$HOME/$STATE_LOG_REL" "$((limit))"
+	run --separate-stderr "$FBAC_RUN" curl -sS "http://127.0.0.1:1/"
+	[[ -s $HOME/$STATE_LOG_REL.1 ]] || fail "not rotated"
+	[[ $(stat -c %s "$HOME/$STATE_LOG_REL") -lt 4096 ]] || fail "the new log is not new"
+	run --separate-stderr "$FBAC" log --program old
+	[[ ${lines[0]} == *"denied file_read '/old' for old[7]"* ]] || { show_run; fail "the rotated log is not read"; }
+	run --separate-stderr "$FBAC" log --program curl
+	[[ $output == *"tcp:127.0.0.1:1"* ]] || { show_run; fail "the new log is not read"; }
+}
+
+@test "a confined program can neither read nor write the denial log" {
+	run "$FBAC_RUN" curl -sS "http://127.0.0.1:1/"
+	run --separate-stderr "$FBAC_RUN" --as Basic_Runtime --as Spawn_Shell --as Read_Write_Directory \
+		-D "Read_Write_Directory.dir=$HOME" sh -c "echo forged >>'$HOME/$STATE_LOG_REL'; cat '$HOME/$STATE_LOG_REL'"
+	[[ $stderr == *"denied file_append '$HOME/$STATE_LOG_REL'"*"is protected (the user's denial log"* ]] || { show_run; fail "no protection"; }
+	[[ $stderr != *"(downloads="* && $stderr != *"-D "* ]] || { show_run; fail "a parameterised grant of a protected path"; }
+	[[ $(cat "$HOME/$STATE_LOG_REL") != *forged* ]] || fail "the log was forged"
+}
+
+@test "probes of the working directory are logged without a line; the man page's curl example prints nothing" {
+	need_commands curl
+	mkdir -p "$HOME/proj" "$HOME/www" "$HOME/Downloads"
+	echo page >"$HOME/www/index.html"
+	serve_http "$HOME/www"
+	cd "$HOME/proj"
+	run --separate-stderr "$FBAC_RUN" --as Basic_Runtime --as Spawn_Shell sh -c 'echo hi'
+	expect_status 0
+	[[ $output == hi && -z $stderr ]] || { show_run; fail "a line for the working directory"; }
+	grep -q "\"operation\": \"file_getattr\", \"object\": \"$HOME/proj\", \"decision\": \"deny\"" "$HOME/$STATE_LOG_REL" || fail "the probe is not logged"
+	# What is not a probe of it still has its line.
+	run --separate-stderr "$FBAC_RUN" --as Basic_Runtime --as Spawn_Shell sh -c 'echo x >"$HOME/proj/f"'
+	[[ $stderr == *"denied file_create '$HOME/proj/f'"* ]] || { show_run; fail "a real denial lost its line"; }
+	# fbac-run(1), EXAMPLES, from the home and from the root directory.
+	local d
+	for d in "$HOME" /; do
+		cd "$d"
+		run --separate-stderr "$FBAC_RUN" -D "HTTP_Client.ports=$PORT" curl -sS -o "$HOME/Downloads/index.html" "http://127.0.0.1:$PORT/"
+		expect_status 0
+		[[ -z $stderr ]] || { show_run; fail "the example prints a line from $d"; }
+	done
+}
+
+@test "a full-screen program (vim in tmux): no line drawn over it, one summary line at exit, all in 'fbac log'" {
+	need_commands tmux /usr/bin/vim.basic
+	mkdir -p "$HOME/Documents" "$HOME/.ssh"
+	printf 'first line\n' >"$HOME/Documents/notes.txt"
+	echo TOPSECRET-vim >"$HOME/.ssh/id_rsa"
+	cd "$HOME/Documents"
+	local sock=$BATS_TEST_TMPDIR/tmux.sock script=$BATS_TEST_TMPDIR/tty.sh
+	{
+		declare -p PATH FBAC_DATADIR HOME FBAC_USER_DIR LC_ALL ${FBAC_ADMIN_DIR:+FBAC_ADMIN_DIR}
+		printf 'export TERM=xterm-256color\n'
+		printf 'cd %q\n' "$HOME/Documents"
+		# fbac-run's standard error is the terminal, as for a user.
+		printf '%q /usr/bin/vim.basic notes.txt\n' "$FBAC_RUN"
+		printf 'echo fbac-run-status=$?\n'
+		printf 'sleep 600\n'
+	} >"$script"
+	tmux -S "$sock" new-session -d -x 120 -y 30 bash --norc --noprofile "$script"
+	track "$(tmux -S "$sock" display-message -p '#{pid}')"
+	pane() { tmux -S "$sock" capture-pane -p -J; }
+	wait_for() {
+		local end=$((SECONDS + 30))
+		until [[ $(pane) == *"$1"* ]]; do
+			((SECONDS < end)) || { tmux -S "$sock" kill-server; fail "the terminal does not show '$1':"$'\n'"$(pane)"; return; }
+			sleep 0.05
+		done
+	}
+	wait_for "first line"
+	tmux -S "$sock" send-keys ':r ~/.ssh/id_rsa' Enter
+	wait_for "E484"
+	sleep 0.3
+	local screen
+	screen=$(pane)
+	[[ $screen != *"fbac:"* ]] || { tmux -S "$sock" kill-server; fail "a line drawn over vim:"$'\n'"$screen"; }
+	tmux -S "$sock" send-keys ':q!' Enter
+	wait_for "fbac-run-status="
+	screen=$(pane)
+	tmux -S "$sock" kill-server
+	[[ $screen =~ fbac:\ [0-9]+\ denials?\ while\ the\ program\ had\ the\ terminal\ full-screen,\ not\ shown:\ \'fbac\ log\'\ lists\ (it|them) ]] || fail "no summary:"$'\n'"$screen"
+	[[ $screen != *TOPSECRET* ]] || fail "the secret is on the screen"
+	run --separate-stderr "$FBAC" log --program vim.basic
+	[[ $output == *"denied file_read '$HOME/.ssh/id_rsa' for vim.basic["* ]] || { show_run; fail "not in fbac log"; }
+}

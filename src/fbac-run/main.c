@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "cache.h"
+#include "denial-log.h"
 #include "describe.h"
 #include "filter.h"
 #include "landlock.h"
@@ -324,7 +325,7 @@ static int run(struct options *o)
 	const char *sup_reads[FBAC_MAX_LAYERS + 1];
 	size_t n_reads;
 	struct layers l;
-	char exe[PATH_MAX], missing[512];
+	char exe[PATH_MAX], missing[512], cwd[PATH_MAX];
 	int abi, r, status = 0, ret = EXIT_FBAC;
 	unsigned compile_flags;
 
@@ -433,6 +434,15 @@ static int run(struct options *o)
 		log_error(-errno, "cannot open '/': %m");
 		goto out;
 	}
+	/* Every denial also goes to the user's own log, opened (and
+	 * rotated) while the supervisor may still reach it. */
+	r = denial_log_open(&l.env, &s.user_log);
+	if (r < 0 && r != -ENOENT && o->verbosity > 0) {
+		errno = -r;
+		log_error(r, "warning: no denial log: %m");
+	}
+	if (getcwd(cwd, sizeof(cwd)))
+		s.cwd = cwd;
 	if (o->log) {
 		s.log = fopen(o->log, "ae");
 		if (!s.log) {
@@ -559,6 +569,8 @@ out:
 	events_summary(&s);
 	if (s.log)
 		fclose(s.log);
+	if (s.user_log)
+		fclose(s.user_log);
 	if (la.listener >= 0)
 		close(la.listener);
 	if (s.root_fd >= 0)

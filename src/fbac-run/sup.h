@@ -50,6 +50,16 @@ struct sup {
 	const struct fbac_env *env;
 	enum run_mode mode;
 	FILE *log;	 /* JSON lines, or NULL */
+	/* The per-user denial log (denial-log.h), or NULL; what this run
+	 * wrote there, and the denials left out past FBAC_MAX_DENIAL_LOG. */
+	FILE *user_log;
+	unsigned long user_log_bytes, user_log_dropped;
+	/* The directory fbac-run was started in (canonical), or NULL: its
+	 * probes are logged without a line (events.c). */
+	const char *cwd;
+	/* Denials logged without a line: probes of the working directory,
+	 * and those while a full-screen program had the terminal. */
+	unsigned long quiet, deferred;
 	int verbosity;	 /* -1 quiet, 0 normal, 1 verbose */
 	pid_t self;	 /* our pid, never to be reached through /proc */
 	/*

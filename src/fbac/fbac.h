@@ -26,6 +26,7 @@ int cmd_list(struct global *g, int argc, char **argv);
 int cmd_show(struct global *g, int argc, char **argv);
 int cmd_check(struct global *g, int argc, char **argv);
 int cmd_explain(struct global *g, int argc, char **argv);
+int cmd_log(struct global *g, int argc, char **argv);
 
 /* The order of fbac list: high-level first, then by category and name
  * (qsort on an array of functionality pointers). */

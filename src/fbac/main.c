@@ -68,6 +68,7 @@ int main(int argc, char **argv)
 		{ "show", cmd_show },
 		{ "check", cmd_check },
 		{ "explain", cmd_explain },
+		{ "log", cmd_log },
 	};
 	struct argp argp = { options, parse_opt, "COMMAND [ARG...]", doc,
 			     NULL, NULL, NULL };
