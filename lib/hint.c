@@ -11,6 +11,8 @@ struct candidate {
 	const struct fbac_functionality *f;
 	size_t param;
 	unsigned depth;
+	bool ok;     /* verified: the stack with it allows the query */
+	size_t size; /* rules of that stack */
 	char value[FBAC_MAX_HINT_VALUE];
 };
 
@@ -87,11 +89,29 @@ static int by_depth(const void *x, const void *y)
 	return strcmp(a->f ? a->f->name : "", b->f ? b->f->name : "");
 }
 
+static int by_size(const void *x, const void *y)
+{
+	const struct candidate *a = x, *b = y;
+
+	bool ra = a->ok && !fbac_ptype_is_list(a->f->params[a->param].type);
+	bool rb = b->ok && !fbac_ptype_is_list(b->f->params[b->param].type);
+
+	if (a->ok != b->ok)
+		return a->ok ? -1 : 1;
+	/* Adding to a list keeps what the policy had; a single path is
+	 * replaced (a browser's profile moved), so it comes last. */
+	if (ra != rb)
+		return ra ? 1 : -1;
+	if (a->size != b->size)
+		return a->size < b->size ? -1 : 1;
+	return by_depth(x, y);
+}
+
 /* Whether the stack from in plus def allows q (a define that sets
  * nothing, or a value the type refuses, is simply no hint). */
 static int allows_with(const struct fbac_stack_input *in,
 		       const struct fbac_define *def,
-		       const struct fbac_query *q)
+		       const struct fbac_query *q, size_t *size)
 {
 	_cleanup_free_ struct fbac_define *defs = NULL;
 	struct fbac_stack_input si = *in;
@@ -119,6 +139,16 @@ static int allows_with(const struct fbac_stack_input *in,
 	fbac_diag_clear(&d);
 	if (r == 0)
 		r = !fbac_stack_query(&st, q, &v);
+	/* What the stack grants then, in operations on patterns: the
+	 * smaller, the more precise (read-only rather than read-write). */
+	*size = 0;
+	for (size_t i = 0; i < st.n; i++) {
+		const struct fbac_policy *p = st.entries[i].policy;
+
+		for (size_t k = 0; k < p->n_prules; k++)
+			*size += (size_t)__builtin_popcount(p->prules[k].ops);
+		*size += p->n_net + p->n_abstract;
+	}
 	fbac_stack_clear(&st);
 	return r == -ENOMEM ? r : r > 0;
 }
@@ -190,7 +220,7 @@ int fbac_hint_defines(const struct fbac_stack_input *in,
 	fbac_stack_clear(&st);
 	if (w.n)
 		qsort(cands, w.n, sizeof(*cands), by_depth);
-	for (size_t i = 0; i < w.n && n < max; i++) {
+	for (size_t i = 0; i < w.n; i++) {
 		struct candidate *c = &cands[i];
 		const struct fbac_param *p;
 		char item[FBAC_MAX_PATH];
@@ -208,14 +238,24 @@ int fbac_hint_defines(const struct fbac_stack_input *in,
 		def = (struct fbac_define){ .func = c->f->name,
 					    .param = p->name,
 					    .value = c->value };
-		r = allows_with(in, &def, q);
+		r = allows_with(in, &def, q, &c->size);
 		if (r < 0)
 			return r;
 		if (!r)
 			continue;
-		out[n].f = c->f;
-		out[n].param = p->name;
-		snprintf(out[n].value, sizeof(out[n].value), "%s", c->value);
+		c->ok = true;
+		n++;
+	}
+	/* Those that keep what the policy had, then the most precise: the
+	 * smallest stack, then the deepest include. */
+	if (w.n)
+		qsort(cands, w.n, sizeof(*cands), by_size);
+	n = 0;
+	for (size_t i = 0; i < w.n && n < max && cands[i].ok; i++) {
+		out[n].f = cands[i].f;
+		out[n].param = cands[i].f->params[cands[i].param].name;
+		snprintf(out[n].value, sizeof(out[n].value), "%s",
+			 cands[i].value);
 		n++;
 	}
 	*ret_n = n;

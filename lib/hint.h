@@ -23,8 +23,8 @@ struct fbac_define_hint {
  * stack built from in allow q: for every functionality of the stack's
  * discretionary layers with a parameter whose type carries q's port,
  * host or folder (fill_dir, may be NULL), that parameter's current values
- * plus q's, at most FBAC_MAX_HINT_TRIES tried, deepest includes first
- * (the most precise). Nothing for a path under a protected path of the
+ * plus q's (a single path replaced), at most FBAC_MAX_HINT_TRIES tried;
+ * those that add to a list first, then the smallest resulting stack. Nothing for a path under a protected path of the
  * stack (fbac_hint_blocked() says why). Return: 0 and *ret_n, or -ENOMEM.
  */
 int fbac_hint_defines(const struct fbac_stack_input *in,
