@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# usage: denial-watch.py UNCONFINED.strace CONFINED.strace EVENTS.jsonl
+# usage: denial-watch.py UNCONFINED.strace CONFINED.strace EVENTS.jsonl [CWD]
 #
 # The two files are `strace -f -Z` of one program run unconfined and under
 # fbac-run. Every EACCES or EPERM that only the confined run saw is a
 # refusal fbac caused; each must have an event in EVENTS (fbac-run --log)
-# that names its object (the path, its last component, or the port).
+# that names its object (the path, its last component, or the port; a
+# relative path is taken from CWD, default the current directory).
 # Prints one line per such refusal ("ok" or "SILENT"); exit 1 if any is
 # silent. The supervisor's own calls (its /proc reads, its opens through
 # /proc/self/fd) are not the program's and are left out.
@@ -38,9 +39,11 @@ def refusals(path):
     return out
 
 
-def named(obj, objects):
+def named(obj, objects, cwd):
     if obj.startswith('port:'):
         return any(o.endswith(':' + obj[5:]) for o in objects)
+    if obj and not obj.startswith('/'):
+        obj = os.path.normpath(os.path.join(cwd, obj))
     base = os.path.basename(obj.rstrip('/')) or '/'
     return any(o == obj or o == base or o.endswith('/' + base)
                for o in objects if o)
@@ -48,6 +51,7 @@ def named(obj, objects):
 
 def main():
     plain, confined, log = sys.argv[1:4]
+    cwd = sys.argv[4] if len(sys.argv) > 4 else os.getcwd()
     objects = []
     if os.path.exists(log):
         with open(log) as f:
@@ -56,7 +60,7 @@ def main():
     for sc, obj, err in sorted(refusals(confined) - refusals(plain)):
         if SUPERVISOR.match(obj):
             continue
-        ok = named(obj, objects)
+        ok = named(obj, objects, cwd)
         silent += not ok
         print('%-7s %s(%r) = %s' % ('ok' if ok else 'SILENT', sc, obj, err))
     return 1 if silent else 0
