@@ -34,6 +34,11 @@ const char *fbac_suggest_fill_dir(const struct fbac_query *q, char *buf,
 
 	if (!q->path || q->path[0] != '/')
 		return NULL;
+	/* Never a folder of another process: /proc/PID (the program's own
+	 * are /proc/self by then). */
+	if (!strncmp(q->path, "/proc/", 6) && q->path[6] >= '0' &&
+	    q->path[6] <= '9')
+		return NULL;
 	slash = strrchr(q->path, '/');
 	snprintf(buf, size, "%.*s", (int)(slash == q->path ? 1 : slash - q->path),
 		 q->path);

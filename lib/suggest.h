@@ -41,7 +41,8 @@ int fbac_policy_query(const struct fbac_policy *p, const struct fbac_query *q,
 
 /*
  * The directory whose name fills required path parameters when
- * suggesting for q: the parent of an absolute path, in buf; or NULL.
+ * suggesting for q: the parent of an absolute path, in buf; or NULL
+ * (also under /proc/PID: a folder of another process is never offered).
  */
 const char *fbac_suggest_fill_dir(const struct fbac_query *q, char *buf,
 				  size_t size);

@@ -1294,6 +1294,18 @@ static void test_hints(void)
 	}
 	fbac_stack_clear(&s);
 
+	{
+		char buf[FBAC_MAX_PATH];
+		struct fbac_query pq = { .op = FBAC_OP_FILE_GETATTR,
+					 .path = "/proc/1/oom_score_adj" };
+
+		ok(fbac_suggest_fill_dir(&pq, buf, sizeof(buf)) == NULL,
+		   "no folder of another process is offered");
+		pq.path = "/proc/self/status";
+		ok(fbac_suggest_fill_dir(&pq, buf, sizeof(buf)) &&
+			   !strcmp(buf, "/proc/self"),
+		   "its own is");
+	}
 	q.path = "/home/u/Downloads/no/x";
 	is_int(fbac_hint_defines(&in, &q, "/home/u/Downloads/no", h, 4, &n), 0,
 	       "hint for a carve-out");
