@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "hint.h"
+#include "macro.h"
 #include "sup.h"
 
 size_t hint_defines(const struct sup *s, const struct fbac_library *lib,
@@ -17,13 +18,17 @@ size_t hint_defines(const struct sup *s, const struct fbac_library *lib,
 		    struct fbac_define_hint *out, size_t max)
 {
 	const struct hint_input *h = s->hint;
-	struct fbac_include grants[FBAC_MAX_LIST];
+	/* On the heap: a worker thread (run_slow) has a small stack. */
+	_cleanup_free_ struct fbac_include *grants = NULL;
 	struct fbac_stack_input si = { 0 };
 	char real[PATH_MAX];
 	const char *exes[2];
 	size_t n = 0;
 
 	if (!h || !lib || h->n_as > FBAC_MAX_LIST)
+		return 0;
+	grants = calloc(h->n_as + 1, sizeof(*grants));
+	if (!grants)
 		return 0;
 	for (size_t i = 0; i < h->n_as; i++) {
 		grants[i] = (struct fbac_include){
