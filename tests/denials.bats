@@ -17,8 +17,17 @@ bats_require_minimum_version 1.5.0
 
 load helpers
 
+setup_file() {
+	[[ -x $FBAC_RUN ]] || return 0
+	# Whether this kernel can enforce the shipped policies.
+	"$FBAC_RUN" --check curl >"$BATS_FILE_TMPDIR/check" 2>&1 || true
+}
+
 setup() {
 	[[ -x $FBAC_RUN ]] || fail "no $FBAC_RUN: run make"
+	if grep -q '; missing:' "$BATS_FILE_TMPDIR/check"; then
+		skip_kernel_feature "this kernel's Landlock cannot enforce the shipped policies: $(tail -n1 "$BATS_FILE_TMPDIR/check")"
+	fi
 	LOG=$BATS_TEST_TMPDIR/events.jsonl
 	BG_PIDS=$BATS_TEST_TMPDIR/bg.pids
 	: >"$BG_PIDS"
