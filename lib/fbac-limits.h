@@ -58,4 +58,9 @@
 #define FBAC_MAX_LEARN_VALUES 20     /* values tried for one parameter */
 #define FBAC_MAX_LEARN_CARVE 16	     /* rules carved out of one functionality */
 
+/* Denials: hints and the per-user log. */
+#define FBAC_MAX_HINT_TRIES 16      /* -D hints tried for one denial */
+#define FBAC_MAX_HINT_VALUE 1024    /* bytes of one -D value suggested */
+#define FBAC_MAX_DENIAL_LOG (4 * 1024 * 1024) /* bytes of the per-user denial log before it rotates, and logged by one run */
+
 #endif

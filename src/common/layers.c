@@ -483,3 +483,18 @@ void layers_free(struct layers *l)
 	l->lib = fbac_library_free(l->lib);
 	l->arena = fbac_arena_free(l->arena);
 }
+
+int layers_env(struct layers *out)
+{
+	int r;
+
+	*out = (struct layers){ 0 };
+	out->arena = fbac_arena_new();
+	if (!out->arena)
+		return log_error(-ENOMEM, "out of memory");
+	if ((r = build_envs(out)) < 0) {
+		layers_free(out);
+		return r;
+	}
+	return 0;
+}

@@ -74,4 +74,9 @@ int layers_begin(const struct layers_options *o, struct layers *out);
 int layers_finish(const struct layers_options *o, struct layers *l);
 void layers_free(struct layers *l);
 
+/* Only the variables (env, trusted_env), for a command that reads no
+ * policy (fbac log); layers_free releases them. Return: 0 or -errno
+ * (logged). */
+int layers_env(struct layers *out);
+
 #endif

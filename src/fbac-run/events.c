@@ -9,10 +9,12 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
+#include <termios.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "filter.h"
+#include "hint.h"
 #include "output.h"
 #include "suggest.h"
 #include "sup.h"
@@ -84,37 +86,74 @@ static void exe_of(pid_t tid, char *buf, size_t size)
  * or the policy that did not grant it and what would. */
 static void human_line(struct call *c, const struct fbac_query *q,
 		       const char *object, const char *exe,
-		       const struct fbac_stack_entry *denier, const char *reason)
+		       const struct fbac_stack_entry *denier,
+		       const struct fbac_verdict *v, const char *reason)
 {
 	struct fbac_suggestion sug[3];
-	size_t n_sug = 0;
+	struct fbac_define_hint hints[1];
+	size_t n_sug = 0, n_hints = 0;
 	char fill[FBAC_MAX_PATH];
-	const char *base = strrchr(exe, '/');
+	const char *base = strrchr(exe, '/'), *fill_dir;
+	const struct fbac_resolved_protected *pp;
+	/* A carve-out of the policy itself beats any grant. */
+	bool carved = v && v->deny_rule && v->origin;
 	/* Before the line starts: reading it may report a problem. */
 	const struct fbac_library *lib =
-		reason ? NULL :
+		reason || carved ? NULL :
 		c->s->lib ? c->s->lib :
 		c->s->load_lib ? c->s->load_lib(c->s->load_lib_ctx) :
 				 NULL;
 
-	fprintf(stderr, "fbac: %s %s '%s' for %s[%d]: ",
+	fprintf(stderr, "fbac: %s %s '%s'%s%s%s for %s[%d]: ",
 		c->s->mode == MODE_ENFORCE ? "denied" : "would deny",
-		fbac_op_info(q->op)->name, object, base ? base + 1 : exe,
-		(int)c->tid);
+		fbac_op_info(q->op)->name, object, c->about ? " (" : "",
+		c->about ? c->about : "", c->about ? ")" : "",
+		base ? base + 1 : exe, (int)c->tid);
 	if (reason) {
 		fprintf(stderr, "%s\n", reason);
 		return;
 	}
-	if (lib)
-		(void)fbac_suggest(lib, c->s->env, q,
-				   fbac_suggest_fill_dir(q, fill, sizeof(fill)),
-				   sug, 3, &n_sug);
+	if (carved) {
+		fprintf(stderr, "not granted by %s (layer %s): its 'denied:' rule '%s %s' refuses it (%s:%u)\n",
+			denier->policy->name, denier->layer_name,
+			fbac_op_info(q->op)->name, v->rule,
+			v->origin->mark.file ? v->origin->mark.file : "?",
+			v->origin->mark.line);
+		return;
+	}
+	/* A protected path is granted only by what names it (no -D hint
+	 * adds it to a folder parameter: lib/hint.c). */
+	pp = fbac_hint_protected(c->s->stack, q);
+	fill_dir = fbac_suggest_fill_dir(q, fill, sizeof(fill));
+	if (lib) {
+		(void)fbac_suggest(lib, c->s->env, q, fill_dir, sug, 3, &n_sug);
+		/* Never a protected path given to a parameter of another. */
+		if (pp) {
+			size_t k = 0;
+
+			for (size_t i = 0; i < n_sug; i++)
+				if (!sug[i].param)
+					sug[k++] = sug[i];
+			n_sug = k;
+		}
+		n_hints = hint_defines(c->s, lib, q, fill_dir, hints,
+				       ARRAY_SIZE(hints));
+	}
 	fprintf(stderr, "not granted by %s (layer %s)", denier->policy->name,
 		denier->layer_name);
+	if (pp)
+		fprintf(stderr, "; '%s' is protected (%s)", pp->path,
+			pp->reason);
+	for (size_t i = 0; i < n_hints; i++)
+		fprintf(stderr, "; allowed with -D %s.%s=%s", hints[i].f->name,
+			hints[i].param, hints[i].value);
 	for (size_t i = 0; i < n_sug; i++) {
-		fprintf(stderr, "%s%s", i ? ", " : "; granted by ",
+		fprintf(stderr, "%s%s", i ? ", " :
+				pp ? "; granted only by " : "; granted by ",
 			sug[i].f->name);
-		if (sug[i].fill)
+		if (sug[i].param)
+			fprintf(stderr, "(%s=%s)", sug[i].param, sug[i].value);
+		else if (sug[i].fill)
 			fprintf(stderr, "(%s)", sug[i].fill);
 	}
 	fputc('\n', stderr);
@@ -143,6 +182,92 @@ static bool nested_probe_denial(const struct fbac_query *q, const char *exe)
 	return self[0] && !strcmp(self, exe);
 }
 
+/* One JSON line; returns the bytes written (0 on failure). */
+static long write_event(FILE *f, struct call *c, const struct fbac_query *q,
+			const char *object, const char *exe, bool allowed,
+			const struct fbac_stack_entry *denier,
+			const struct fbac_verdict *v, const char *reason)
+{
+	struct sup *s = c->s;
+	struct timespec now;
+	long start = ftell(f), end;
+
+	clock_gettime(CLOCK_REALTIME, &now);
+	fprintf(f, "{\"time\": %lld.%03ld, \"pid\": %d, \"exe\": ",
+		(long long)now.tv_sec, now.tv_nsec / 1000000, (int)c->tid);
+	json_string(f, exe);
+	fprintf(f, ", \"syscall\": \"%s\", \"operation\": \"%s\", \"object\": ",
+		filter_syscall_name(c->nr), fbac_op_info(q->op)->name);
+	json_string(f, object);
+	fprintf(f, ", \"decision\": \"%s\"",
+		allowed ? "allow" :
+		s->mode == MODE_ENFORCE ? "deny" : "would-deny");
+	if (denier) {
+		fprintf(f, ", \"layer\": ");
+		json_string(f, denier->layer_name);
+		fprintf(f, ", \"policy\": ");
+		json_string(f, denier->policy->name);
+	}
+	if (v && v->origin) {
+		fprintf(f, ", \"rule\": ");
+		json_string(f, v->rule ? v->rule : "");
+		fprintf(f, ", \"chain\": ");
+		json_string(f, v->origin->chain);
+		fprintf(f, ", \"file\": ");
+		json_string(f, v->origin->mark.file ? v->origin->mark.file : "");
+		fprintf(f, ", \"line\": %u", v->origin->mark.line);
+	}
+	if (v && v->protected) {
+		fprintf(f, ", \"protected\": ");
+		json_string(f, v->protected->path);
+	}
+	if (c->about) {
+		fprintf(f, ", \"about\": ");
+		json_string(f, c->about);
+	}
+	if (reason) {
+		fprintf(f, ", \"reason\": ");
+		json_string(f, reason);
+	}
+	fputs("}\n", f);
+	fflush(f);
+	end = ftell(f);
+	return start >= 0 && end > start ? end - start : 0;
+}
+
+/*
+ * A probe every program makes and that tells the user nothing: the
+ * metadata of the working directory fbac-run was started in and of the
+ * directories above it (getcwd, realpath), and listing it (module
+ * searches). Logged, never printed.
+ */
+static bool benign(const struct sup *s, const struct fbac_query *q)
+{
+	size_t l;
+
+	if (!s->cwd || !q->path ||
+	    (q->op != FBAC_OP_FILE_GETATTR && q->op != FBAC_OP_DIR_READ))
+		return false;
+	if (streq(q->path, s->cwd))
+		return true;
+	l = strlen(q->path);
+	return q->op == FBAC_OP_FILE_GETATTR && !strncmp(s->cwd, q->path, l) &&
+	       (s->cwd[l] == '/' || streq(q->path, "/"));
+}
+
+/*
+ * Whether a full-screen program has the terminal that our stderr is: it
+ * put it out of canonical mode (vim, less, nano, top do), and a line
+ * would be drawn over its screen.
+ */
+static bool terminal_is_full_screen(void)
+{
+	struct termios t;
+
+	return isatty(STDERR_FILENO) && tcgetattr(STDERR_FILENO, &t) == 0 &&
+	       !(t.c_lflag & ICANON);
+}
+
 static void event_log_locked(struct call *c, const struct fbac_query *q,
 			     bool allowed,
 			     const struct fbac_stack_entry *denier,
@@ -150,7 +275,6 @@ static void event_log_locked(struct call *c, const struct fbac_query *q,
 {
 	struct sup *s = c->s;
 	char object[FBAC_MAX_PATH + 32], exe[FBAC_MAX_PATH], key[FBAC_MAX_PATH + 64];
-	struct timespec now;
 
 	object_text(q, object, sizeof(object));
 	exe_of(c->tid, exe, sizeof(exe));
@@ -159,52 +283,28 @@ static void event_log_locked(struct call *c, const struct fbac_query *q,
 		snprintf(key, sizeof(key), "%d %s", (int)q->op, object);
 		if (s->verbosity >= 0 && !nested_probe_denial(q, exe) &&
 		    !seen_before(key)) {
-			if (s->printed < MAX_LINES) {
+			if (benign(s, q))
+				s->quiet++;
+			else if (terminal_is_full_screen())
+				s->deferred++;
+			else if (s->printed < MAX_LINES) {
 				s->printed++;
-				human_line(c, q, object, exe, denier, reason);
+				human_line(c, q, object, exe, denier, v, reason);
 			} else {
 				suppressed++;
 			}
 		}
+		/* Every denial, in the user's own log too (bounded per run). */
+		if (s->user_log && s->user_log_bytes < FBAC_MAX_DENIAL_LOG)
+			s->user_log_bytes += write_event(s->user_log, c, q,
+							 object, exe, false,
+							 denier, v, reason);
+		else if (s->user_log)
+			s->user_log_dropped++;
 	}
-	if (!s->log)
-		return;
-	clock_gettime(CLOCK_REALTIME, &now);
-	fprintf(s->log, "{\"time\": %lld.%03ld, \"pid\": %d, \"exe\": ",
-		(long long)now.tv_sec, now.tv_nsec / 1000000, (int)c->tid);
-	json_string(s->log, exe);
-	fprintf(s->log, ", \"syscall\": \"%s\", \"operation\": \"%s\", \"object\": ",
-		filter_syscall_name(c->nr), fbac_op_info(q->op)->name);
-	json_string(s->log, object);
-	fprintf(s->log, ", \"decision\": \"%s\"",
-		allowed ? "allow" :
-		s->mode == MODE_ENFORCE ? "deny" : "would-deny");
-	if (denier) {
-		fprintf(s->log, ", \"layer\": ");
-		json_string(s->log, denier->layer_name);
-		fprintf(s->log, ", \"policy\": ");
-		json_string(s->log, denier->policy->name);
-	}
-	if (v && v->origin) {
-		fprintf(s->log, ", \"rule\": ");
-		json_string(s->log, v->rule ? v->rule : "");
-		fprintf(s->log, ", \"chain\": ");
-		json_string(s->log, v->origin->chain);
-		fprintf(s->log, ", \"file\": ");
-		json_string(s->log, v->origin->mark.file ? v->origin->mark.file :
-							   "");
-		fprintf(s->log, ", \"line\": %u", v->origin->mark.line);
-	}
-	if (v && v->protected) {
-		fprintf(s->log, ", \"protected\": ");
-		json_string(s->log, v->protected->path);
-	}
-	if (reason) {
-		fprintf(s->log, ", \"reason\": ");
-		json_string(s->log, reason);
-	}
-	fputs("}\n", s->log);
-	fflush(s->log);
+	if (s->log)
+		write_event(s->log, c, q, object, exe, allowed, denier, v,
+			    reason);
 }
 
 /* VmHWM of /proc/self/status: what the supervisor needed at most. */
@@ -248,8 +348,15 @@ bool refuse(struct call *c, enum fbac_op op, const char *path,
 void events_summary(struct sup *s)
 {
 	if (s->verbosity >= 0 && suppressed)
-		fprintf(stderr, "fbac: %lu more denials not shown (see --log)\n",
-			suppressed);
+		fprintf(stderr, "fbac: %lu more denials not shown (see 'fbac log'%s)\n",
+			suppressed, s->log ? " or --log" : "");
+	if (s->verbosity >= 0 && s->deferred)
+		fprintf(stderr, "fbac: %lu denial%s while the program had the terminal full-screen, not shown: 'fbac log' lists %s\n",
+			s->deferred, s->deferred == 1 ? "" : "s",
+			s->deferred == 1 ? "it" : "them");
+	if (s->user_log_dropped)
+		fprintf(stderr, "fbac: %lu denials not written to the denial log: this run reached its limit of %d bytes (FBAC_MAX_DENIAL_LOG)\n",
+			s->user_log_dropped, FBAC_MAX_DENIAL_LOG);
 	if (s->verbosity > 0) {
 		fprintf(stderr,
 			"fbac: %lu calls decided by the supervisor, %lu of them continued in the kernel, by %zu receiver%s\n",

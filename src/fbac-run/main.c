@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "cache.h"
+#include "denial-log.h"
 #include "describe.h"
 #include "filter.h"
 #include "landlock.h"
@@ -391,6 +392,14 @@ static const struct fbac_library *load_library_late(void *ctx)
 	return loaded ? z->l->lib : NULL;
 }
 
+static bool as_has(const struct options *o, const char *name)
+{
+	for (size_t i = 0; i < o->n_as; i++)
+		if (streq(o->as[i], name))
+			return true;
+	return false;
+}
+
 static int run(struct options *o)
 {
 	struct layers_options lo = { .extra_dirs = o->dirs,
@@ -403,6 +412,7 @@ static int run(struct options *o)
 	struct launch la = LAUNCH_INIT;
 	struct supervisor *sv = NULL;
 	struct sup s = { .listener = -1, .root_fd = -1 };
+	struct hint_input hint;
 	struct landlock_extra extras[FBAC_MAX_LAYERS + 1];
 	int sup_rulesets[FBAC_MAX_LAYERS + 1], prog_rulesets[FBAC_MAX_LAYERS + 1];
 	_cleanup_(filter_job_done) struct filter_job filter = { 0 };
@@ -412,6 +422,7 @@ static int run(struct options *o)
 	size_t n_reads;
 	struct layers l;
 	char exe[PATH_MAX], missing[512], learn_log[PATH_MAX] = "";
+	char cwd[PATH_MAX];
 	int abi, r, status = 0, ret = EXIT_FBAC, nested = 0;
 	unsigned compile_flags;
 
@@ -542,6 +553,10 @@ static int run(struct options *o)
 		goto out;
 	}
 
+	hint = (struct hint_input){ .exe = exe, .as = o->as, .n_as = o->n_as,
+				    .defs = o->defs, .n_defs = o->n_defs,
+				    .trusted_env = &l.trusted_env };
+	s.hint = &hint;
 	s.stack = &st;
 	s.metadata_visible = fbac_stack_metadata(&st, NULL) == FBAC_META_VISIBLE;
 	if (o->verbosity > 0)
@@ -572,6 +587,15 @@ static int run(struct options *o)
 			goto out;
 		o->log = learn_log;
 	}
+	/* Every denial also goes to the user's own log, opened (and
+	 * rotated) while the supervisor may still reach it. */
+	r = denial_log_open(&l.env, &s.user_log);
+	if (r < 0 && r != -ENOENT && o->verbosity > 0) {
+		errno = -r;
+		log_error(r, "warning: no denial log: %m");
+	}
+	if (getcwd(cwd, sizeof(cwd)))
+		s.cwd = cwd;
 	if (o->log) {
 		s.log = fopen(o->log, "ae");
 		if (!s.log) {
@@ -673,7 +697,17 @@ static int run(struct options *o)
 	if (r < 0)
 		goto out;
 	r = launch_exec_error(&la);
-	if (r) {
+	if (r == EACCES && s.exec_refused && o->n_as && !as_has(o, "Basic_Runtime")) {
+		log_error(-r, "cannot run '%s': the --as functionalities do not grant running it (denied above): add --as Basic_Runtime, which grants what every program needs to start, or use a high-level functionality ('fbac list')",
+			  exe);
+		ret = EXIT_CANNOT_EXEC;
+		goto out;
+	} else if (r == EACCES && s.exec_refused) {
+		log_error(-r, "cannot run '%s': %s does not grant running it (denied above, with what would)",
+			  exe, o->n_as ? "--as" : "its policy");
+		ret = EXIT_CANNOT_EXEC;
+		goto out;
+	} else if (r) {
 		errno = r;
 		log_error(-r, "cannot run '%s': %m", exe);
 		ret = r == ENOENT ? EXIT_NOT_FOUND : EXIT_CANNOT_EXEC;
@@ -711,6 +745,8 @@ out:
 		fclose(s.log);
 	if (learn_log[0])
 		unlink(learn_log);
+	if (s.user_log)
+		fclose(s.user_log);
 	if (la.listener >= 0)
 		close(la.listener);
 	if (s.root_fd >= 0)

@@ -99,14 +99,19 @@ static void do_exec(struct call *c, int dirfd, uint64_t path, int flags)
 		return;
 	}
 	err = decide_path(c, FBAC_OP_FILE_EXECUTE, r.path) ? 0 : -EACCES;
+	/* Its interpreter or loader, which Landlock would refuse unseen. */
+	if (!err && !exec_needs_allowed(c, &r))
+		err = -EACCES;
 	if (!err && is_loader(r.path) &&
 	    !refuse(c, FBAC_OP_FILE_EXECUTE, r.path,
 		    "the dynamic loader run as a program would run files that may only be read"))
 		err = -EACCES;
 	resolved_close(&r);
 	/* Landlock's EXECUTE right bounds what a swapped path could reach. */
-	if (err)
+	if (err) {
+		__atomic_add_fetch(&c->s->exec_refused, 1, __ATOMIC_RELAXED);
 		fail(c, err);
+	}
 	else
 		respond_continue(c);
 }

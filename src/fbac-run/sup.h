@@ -29,8 +29,20 @@ enum run_mode {
 	MODE_LEARN,
 };
 
+/* What the program's stack was built from: a denial's -D hint rebuilds
+ * it with one define more (hints.c). */
+struct hint_input {
+	const char *exe;     /* the command's path */
+	const char *const *as;
+	size_t n_as;
+	const struct fbac_define *defs;
+	size_t n_defs;
+	const struct fbac_env *trusted_env;
+};
+
 struct sup {
 	int listener;
+	const struct hint_input *hint; /* NULL: no -D hints */
 	const struct fbac_stack *stack;
 	const struct fbac_library *lib; /* NULL: load_lib reads it */
 	const struct fbac_library *(*load_lib)(void *ctx);
@@ -38,6 +50,16 @@ struct sup {
 	const struct fbac_env *env;
 	enum run_mode mode;
 	FILE *log;	 /* JSON lines, or NULL */
+	/* The per-user denial log (denial-log.h), or NULL; what this run
+	 * wrote there, and the denials left out past FBAC_MAX_DENIAL_LOG. */
+	FILE *user_log;
+	unsigned long user_log_bytes, user_log_dropped;
+	/* The directory fbac-run was started in (canonical), or NULL: its
+	 * probes are logged without a line (events.c). */
+	const char *cwd;
+	/* Denials logged without a line: probes of the working directory,
+	 * and those while a full-screen program had the terminal. */
+	unsigned long quiet, deferred;
 	int verbosity;	 /* -1 quiet, 0 normal, 1 verbose */
 	pid_t self;	 /* our pid, never to be reached through /proc */
 	/* The child until its exec is answered (then 0): it shares our
@@ -61,6 +83,9 @@ struct sup {
 	const struct landlock_extra *extras;
 	size_t n_extras;
 	unsigned long denials, printed;
+	/* Execs refused by the supervisor (sup-file.c), for fbac-run's own
+	 * message when the program itself cannot start. */
+	unsigned long exec_refused;
 	/* Counted by every receiver, with relaxed atomic adds (for -v). */
 	unsigned long notifications, continued;
 	/* Of them, metadata reads (sup-meta.c): Landlock has no right for
@@ -83,6 +108,9 @@ struct call {
 	int nr;
 	/* What was decided, for events. */
 	bool decided;
+	/* What the object is to the call, when not the object named
+	 * ("the loader of '/usr/bin/curl'"): in the denial line. */
+	const char *about;
 };
 
 /* A path argument resolved by the supervisor. */
@@ -178,6 +206,13 @@ static inline void fdname(char *buf, size_t size, int fd)
 void handle_net(struct call *c);
 
 /*
+ * Whether what the kernel loads to run prog (a script's interpreter, an
+ * ELF loader, in turn) may be executed: decided with denial lines and
+ * events (sup-exec.c), as Landlock would refuse them out of sight.
+ */
+bool exec_needs_allowed(struct call *c, const struct resolved *prog);
+
+/*
  * Set the target's umask for a creation made here, and restore ours
  * after: the umask is the process's, and several threads create, so the
  * section is serialised.
@@ -224,6 +259,13 @@ bool pty_allowed(struct call *c, enum fbac_op op, const struct resolved *r);
  */
 bool refuse(struct call *c, enum fbac_op op, const char *path,
 	    const char *reason);
+
+struct fbac_define_hint;
+/* Up to max -D hints that make the program's stack allow q (hints.c);
+ * lib may be NULL (none). Return: how many. */
+size_t hint_defines(const struct sup *s, const struct fbac_library *lib,
+		    const struct fbac_query *q, const char *fill_dir,
+		    struct fbac_define_hint *out, size_t max);
 
 /* Events: the JSON line and the human line of one decision. */
 void event_log(struct call *c, const struct fbac_query *q, bool allowed,

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "fbac.h"
+#include "hint.h"
 #include "output.h"
 #include "path.h"
 #include "suggest.h"
@@ -288,18 +289,56 @@ int cmd_explain(struct global *g, int argc, char **argv)
 		printf("): the kernel answers stat, statx, statfs, access and readlink on any path; extended attributes and inotify still follow the rules\n");
 	}
 	if (!allowed) {
+		const struct fbac_resolved_protected *pp =
+			fbac_hint_protected(&st, &q);
 		const char *fill_dir = fbac_suggest_fill_dir(&q, fill,
 							     sizeof(fill));
+		const struct fbac_verdict *dv = NULL;
+		struct fbac_define_hint hints[2];
+		size_t n_hints = 0;
 
+		for (size_t i = 0; i < st.n && !dv; i++)
+			if (!verdicts[i].allowed)
+				dv = &verdicts[i];
+		/* The policy's own carve-out beats any grant: nothing to add. */
+		if (dv && dv->deny_rule && dv->origin) {
+			printf("  no functionality can grant it: the policy's own 'denied:' rule refuses it; remove or narrow that rule to allow it\n");
+			ret = EXIT_DENIED_OR_INVALID;
+			goto out;
+		}
+		r = fbac_hint_defines(&si, &q, fill_dir, hints,
+				      ARRAY_SIZE(hints), &n_hints);
+		if (r < 0)
+			goto out;
+		for (size_t i = 0; i < n_hints; i++)
+			printf("  %s -D %s.%s=%s\n",
+			       i ? "or" : app ? "granted for it with" :
+						"granted with",
+			       hints[i].f->name, hints[i].param,
+			       hints[i].value);
 		r = fbac_suggest(l.lib, &l.env, &q, fill_dir, sug,
 				 MAX_SUGGESTIONS, &n_sug);
 		if (r < 0)
 			goto out;
+		/* Never a protected path given to a parameter of another. */
+		if (pp) {
+			size_t k = 0;
+
+			for (size_t i = 0; i < n_sug; i++)
+				if (!sug[i].param)
+					sug[k++] = sug[i];
+			n_sug = k;
+		}
+		if (pp && !(dv && dv->protected))
+			printf("  '%s' is protected (%s): only a functionality that names it grants it\n",
+			       pp->path, pp->reason);
 		if (n_sug)
 			printf("  would be granted by:");
 		for (size_t i = 0; i < n_sug; i++) {
 			printf("%s %s", i ? "," : "", sug[i].f->name);
-			if (sug[i].fill)
+			if (sug[i].param)
+				printf("(%s=%s)", sug[i].param, sug[i].value);
+			else if (sug[i].fill)
 				printf("(%s)", sug[i].fill);
 		}
 		printf(n_sug ? "\n" :

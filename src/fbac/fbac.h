@@ -32,6 +32,7 @@ int cmd_wrap(struct global *g, int argc, char **argv);
 int cmd_unwrap(struct global *g, int argc, char **argv);
 int cmd_aliases(struct global *g, int argc, char **argv);
 int cmd_learn(struct global *g, int argc, char **argv);
+int cmd_log(struct global *g, int argc, char **argv);
 
 /* The order of fbac list: high-level first, then by category and name
  * (qsort on an array of functionality pointers). */

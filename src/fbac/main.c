@@ -27,6 +27,7 @@ static const char doc[] =
 	"  unwrap     remove what wrap wrote\n"
 	"  aliases    shell aliases that run programs confined\n"
 	"  learn      propose a policy from fbac-run --learn logs\n"
+	"  log        read the denials of every run (the per-user log)\n"
 	"\nRun 'fbac COMMAND --help' for a command's options. See fbac(1).";
 
 static const struct argp_option options[] = {
@@ -80,6 +81,7 @@ int main(int argc, char **argv)
 		{ "unwrap", cmd_unwrap },
 		{ "aliases", cmd_aliases },
 		{ "learn", cmd_learn },
+		{ "log", cmd_log },
 	};
 	struct argp argp = { options, parse_opt, "COMMAND [ARG...]", doc,
 			     NULL, NULL, NULL };

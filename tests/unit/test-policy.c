@@ -13,6 +13,7 @@
 #include "policy.h"
 #include "stack.h"
 #include "suggest.h"
+#include "hint.h"
 #include "tap.h"
 #include "unit-util.h"
 
@@ -1324,6 +1325,103 @@ static void test_suggest(void)
 	is_int(n, 0, "no suggestion");
 }
 
+/* ------------------------------------------------------------------ */
+
+static const char hint_text[] =
+	FUNC("Web") "parameters:\n  ports: {type: ports, default: [80, 443]}\n"
+	"  hosts: {type: hosts, default: any}\n"
+	"privileges:\n  - network_outgoing: {protocol: tcp, ports: $ports, hosts: $hosts}\n"
+	"---\n"
+	FUNC("Save") "parameters:\n  dir: {type: paths, default: [/home/u/Downloads]}\n"
+	"privileges: [file_write: \"$dir/**\"]\n"
+	"---\n"
+	FUNC("Fetcher") "includes: [Web, Save]\n"
+	"---\n"
+	"fbac: 1\napplication: t\nexecutables: [/usr/bin/t]\n"
+	"functionalities: [Fetcher]\n"
+	"denied: [file_write: /home/u/Downloads/no/**]\n";
+
+/* Parameterised grants, and the -D hints of lib/hint.c. */
+static void test_hints(void)
+{
+	const char *texts[] = { hint_text, protected_text, NULL };
+	struct fbac_suggestion out[8];
+	struct fbac_define_hint h[4];
+	struct fbac_query q = { .op = FBAC_OP_NETWORK_OUTGOING,
+				.proto = FBAC_PROTO_TCP,
+				.host = "127.0.0.1",
+				.port = 8000 };
+	struct fbac_stack_input in = { .env = &env,
+				       .trusted_env = &trusted_env,
+				       .program = "t" };
+	struct fbac_define user_def = { "Web", "hosts", "10.0.0.1" };
+	struct fbac_stack s = { .n = 0 };
+	size_t n = 99;
+
+	if (!setup(texts))
+		return;
+	in.lib = lib;
+	is_int(fbac_suggest(lib, &env, &q, NULL, out, 8, &n), 0,
+	       "suggest for a port");
+	ok(n >= 1 && !strcmp(out[0].f->name, "Web") && out[0].param &&
+		   !strcmp(out[0].param, "ports") &&
+		   !strcmp(out[0].value, "8000"),
+	   "Web with ports=8000 (%zu: %s)", n, n ? out[0].f->name : "");
+	is_int(fbac_hint_defines(&in, &q, NULL, h, 4, &n), 0, "hint for a port");
+	ok(n == 1 && !strcmp(h[0].f->name, "Web") &&
+		   !strcmp(h[0].param, "ports") &&
+		   !strcmp(h[0].value, "80,443,8000"),
+	   "-D Web.ports=80,443,8000 keeps what it had (%zu: %s)", n,
+	   n ? h[0].value : "");
+
+	q.port = 80;
+	in.defines = &user_def;
+	in.n_defines = 1;
+	is_int(fbac_hint_defines(&in, &q, NULL, h, 4, &n), 0, "hint for a host");
+	ok(n == 1 && !strcmp(h[0].param, "hosts") &&
+		   !strcmp(h[0].value, "10.0.0.1,127.0.0.1"),
+	   "-D Web.hosts adds to the user's own -D (%zu: %s)", n,
+	   n ? h[0].value : "");
+	in.n_defines = 0;
+
+	q = (struct fbac_query){ .op = FBAC_OP_FILE_WRITE,
+				 .path = "/srv/pages/x" };
+	is_int(fbac_hint_defines(&in, &q, "/srv/pages", h, 4, &n), 0,
+	       "hint for a folder");
+	ok(n == 1 && !strcmp(h[0].f->name, "Save") &&
+		   !strcmp(h[0].value, "/home/u/Downloads,/srv/pages"),
+	   "-D Save.dir adds the folder (%zu: %s)", n, n ? h[0].value : "");
+
+	q.path = "/home/u/.ssh/id_rsa";
+	is_int(fbac_hint_defines(&in, &q, "/home/u/.ssh", h, 4, &n), 0,
+	       "hint for a protected path");
+	is_int(n, 0, "no folder -D reaches a protected path");
+	fbac_diag_clear(&d);
+	if (is_int(fbac_stack_build(&in, &s, &d), 0, "stack for t")) {
+		ok(fbac_hint_protected(&s, &q) != NULL, "the path is protected");
+		q.path = "/home/u/notes";
+		ok(fbac_hint_protected(&s, &q) == NULL, "this one is not");
+	}
+	fbac_stack_clear(&s);
+
+	{
+		char buf[FBAC_MAX_PATH];
+		struct fbac_query pq = { .op = FBAC_OP_FILE_GETATTR,
+					 .path = "/proc/1/oom_score_adj" };
+
+		ok(fbac_suggest_fill_dir(&pq, buf, sizeof(buf)) == NULL,
+		   "no folder of another process is offered");
+		pq.path = "/proc/self/status";
+		ok(fbac_suggest_fill_dir(&pq, buf, sizeof(buf)) &&
+			   !strcmp(buf, "/proc/self"),
+		   "its own is");
+	}
+	q.path = "/home/u/Downloads/no/x";
+	is_int(fbac_hint_defines(&in, &q, "/home/u/Downloads/no", h, 4, &n), 0,
+	       "hint for a carve-out");
+	is_int(n, 0, "nothing lifts the policy's own 'denied:' rule");
+}
+
 int main(void)
 {
 	plan_no_plan();
@@ -1343,6 +1441,7 @@ int main(void)
 	test_stack_metadata();
 	test_admin_protected();
 	test_suggest();
+	test_hints();
 	fbac_library_free(lib);
 	fbac_arena_free(env_arena);
 	return done_testing();

@@ -1,0 +1,110 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * What an exec the policy allows needs besides the program: the kernel
+ * opens a script's interpreter (#!) and an ELF program's loader
+ * (PT_INTERP) for execution itself, and Landlock refuses them when their
+ * EXECUTE right is missing. That refusal never reaches the supervisor:
+ * the program (or fbac-run, at start-up) would only see EACCES. So the
+ * supervisor reads what the kernel will load and decides it first, with
+ * a denial line and an event that say whose loader or interpreter it is.
+ */
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "sup.h"
+
+#define HEAD_SIZE 4096 /* ELF program headers and a #! line are here */
+#define MAX_DEPTH 4    /* the kernel's own limit on nested interpreters */
+
+/*
+ * The interpreter the kernel loads for the file at fd (O_PATH): a #!
+ * line's first word, or an ELF program's PT_INTERP, into out. Return:
+ * 1 for a script's interpreter, 2 for a loader, 0 when none (or the file
+ * is not ours to read: the kernel decides then).
+ */
+static int interpreter_of(int fd, char *out, size_t size)
+{
+	unsigned char head[HEAD_SIZE];
+	char name[64];
+	ssize_t n;
+	int rfd;
+
+	fdname(name, sizeof(name), fd);
+	rfd = open(name, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	if (rfd < 0)
+		return 0;
+	n = pread(rfd, head, sizeof(head), 0);
+	if (n >= 2 && head[0] == '#' && head[1] == '!') {
+		size_t i = 2, len = 0;
+
+		close(rfd);
+		while (i < (size_t)n && (head[i] == ' ' || head[i] == '\t'))
+			i++;
+		while (i + len < (size_t)n && head[i + len] != ' ' &&
+		       head[i + len] != '\t' && head[i + len] != '\n' &&
+		       head[i + len] != 0)
+			len++;
+		if (!len || len >= size || head[i] != '/')
+			return 0;
+		memcpy(out, head + i, len);
+		out[len] = 0;
+		return 1;
+	}
+	if (n >= (ssize_t)sizeof(Elf64_Ehdr) && !memcmp(head, ELFMAG, SELFMAG) &&
+	    head[EI_CLASS] == ELFCLASS64) {
+		const Elf64_Ehdr *eh = (const Elf64_Ehdr *)head;
+
+		for (unsigned i = 0; i < eh->e_phnum; i++) {
+			Elf64_Phdr ph;
+			uint64_t at = eh->e_phoff + (uint64_t)i * eh->e_phentsize;
+
+			if (eh->e_phentsize < sizeof(ph) ||
+			    pread(rfd, &ph, sizeof(ph), (off_t)at) != sizeof(ph))
+				break;
+			if (ph.p_type != PT_INTERP)
+				continue;
+			if (ph.p_filesz < 2 || ph.p_filesz > size ||
+			    pread(rfd, out, ph.p_filesz, (off_t)ph.p_offset) !=
+				    (ssize_t)ph.p_filesz ||
+			    out[ph.p_filesz - 1] != 0 || out[0] != '/')
+				break;
+			close(rfd);
+			return 2;
+		}
+	}
+	close(rfd);
+	return 0;
+}
+
+bool exec_needs_allowed(struct call *c, const struct resolved *prog)
+{
+	char interp[FBAC_MAX_PATH], about[FBAC_MAX_PATH + 64];
+	char of[FBAC_MAX_PATH];
+	struct resolved r = { .fd = -1, .parent_fd = -1 };
+	int fd = prog->fd;
+	bool ok = true;
+
+	snprintf(of, sizeof(of), "%s", prog->path);
+	for (int depth = 0; ok && depth < MAX_DEPTH; depth++) {
+		int kind = interpreter_of(fd, interp, sizeof(interp));
+
+		if (kind <= 0)
+			break;
+		resolved_close(&r);
+		if (resolve_path(c, AT_FDCWD, interp, RES_FOLLOW, &r) < 0)
+			break; /* the kernel answers ENOENT itself */
+		snprintf(about, sizeof(about), "the %s of '%s'",
+			 kind == 1 ? "interpreter" : "loader", of);
+		c->about = about;
+		ok = decide_path(c, FBAC_OP_FILE_EXECUTE, r.path);
+		c->about = NULL;
+		snprintf(of, sizeof(of), "%s", r.path);
+		fd = r.fd;
+	}
+	resolved_close(&r);
+	return ok;
+}

@@ -1,0 +1,376 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# No refusal that fbac causes is silent, and a denial says the way
+# forward: every EACCES/EPERM that fbac-run causes comes with a denial line
+# (or its reason) and an event, whichever part refused (the supervisor, the
+# kernel's Landlock rules, exec, start-up); the line names what would grant
+# it (with the -D to use for a port, host or folder), or the user's own rule
+# or the protected path that refuses it; and the terminal is not drawn over.
+# Real programs (curl, dash, vim), real loopback servers, the shipped
+# library.
+
+# shellcheck disable=SC2154 # bats sets output, stderr, lines, stderr_lines
+# shellcheck disable=SC2016 # $... in single quotes is for the sandboxed shell
+
+bats_require_minimum_version 1.5.0
+
+load helpers
+
+setup_file() {
+	[[ -x $FBAC_RUN ]] || return 0
+	# Whether this kernel can enforce the shipped policies.
+	"$FBAC_RUN" --check curl >"$BATS_FILE_TMPDIR/check" 2>&1 || true
+}
+
+setup() {
+	[[ -x $FBAC_RUN ]] || fail "no $FBAC_RUN: run make"
+	if grep -q '; missing:' "$BATS_FILE_TMPDIR/check"; then
+		skip_kernel_feature "this kernel's Landlock cannot enforce the shipped policies: $(tail -n1 "$BATS_FILE_TMPDIR/check")"
+	fi
+	LOG=$BATS_TEST_TMPDIR/events.jsonl
+	BG_PIDS=$BATS_TEST_TMPDIR/bg.pids
+	: >"$BG_PIDS"
+	cd "$HOME" || return 1
+}
+
+teardown() {
+	kill_tracked
+	fbac_teardown
+}
+
+# serve_http DIR: a loopback HTTP server on a free port for DIR, outside
+# the sandbox; sets PORT.
+serve_http() {
+	local portfile=$BATS_TEST_TMPDIR/port
+	rm -f "$portfile"
+	python3 -c '
+import http.server, socketserver, sys, os, functools
+os.chdir(sys.argv[1])
+h = functools.partial(http.server.SimpleHTTPRequestHandler, directory=sys.argv[1])
+h.log_message = lambda *a: None
+s = socketserver.TCPServer(("127.0.0.1", 0), h)
+open(sys.argv[2] + ".tmp", "w").write(str(s.server_address[1]))
+os.rename(sys.argv[2] + ".tmp", sys.argv[2])
+s.serve_forever()' "$1" "$portfile" >/dev/null 2>&1 &
+	track $!
+	local i
+	for i in $(seq 100); do
+		[[ -s $portfile ]] && break
+		sleep 0.05
+	done
+	PORT=$(cat "$portfile") || fail "the test server did not start"
+}
+
+# ---- item 3: refusals at exec and start-up ----
+
+@test "a program --as cannot start: the loader's denial, an event, and what grants it" {
+	need_commands curl
+	run --separate-stderr "$FBAC_RUN" --log "$LOG" --as HTTP_Client curl -sS http://127.0.0.1:1/
+	expect_status 126
+	[[ $stderr == *"fbac: denied file_execute '"*"ld-linux"*"' (the loader of '/usr/bin/curl') for "*": not granted by --as (layer command line); granted by Read_Shared_Libraries"* ]] || { show_run; fail "no denial line for the loader"; }
+	[[ $stderr == *"cannot run '/usr/bin/curl': the --as functionalities do not grant running it (denied above): add --as Basic_Runtime"* ]] || { show_run; fail "no way forward"; }
+	[[ $stderr != *"Permission denied"* ]] || { show_run; fail "the bare errno is back"; }
+	grep -q '"operation": "file_execute".*"decision": "deny".*"about": "the loader of' "$LOG" || { cat "$LOG"; fail "no event"; }
+	# Basic_Runtime is what it lacked.
+	run --separate-stderr "$FBAC_RUN" --as HTTP_Client --as Basic_Runtime curl -sS http://127.0.0.1:1/
+	[[ $stderr != *"file_execute"* ]] || { show_run; fail "still refused"; }
+}
+
+@test "a script whose interpreter is not granted: the interpreter's denial line, also unprivileged" {
+	require_unprivileged
+	printf '#!/bin/sh\necho ran\n' >"$HOME/hello.sh"
+	chmod 0755 "$HOME/hello.sh"
+	run --separate-stderr run_unprivileged "$FBAC_RUN" --as Basic_Runtime "$HOME/hello.sh"
+	expect_status 126
+	[[ $stderr == *"denied file_execute '/usr/bin/dash' (the interpreter of '"*"/hello.sh') for "*"granted by Spawn_Shell"* ]] || { show_run; fail "no denial line for the interpreter"; }
+	[[ $stderr == *"cannot run '"*"/hello.sh': --as does not grant running it (denied above, with what would)"* ]] || { show_run; fail "no message"; }
+	[[ $output != *ran* ]]
+	run --separate-stderr run_unprivileged "$FBAC_RUN" --as Basic_Runtime --as Spawn_Shell "$HOME/hello.sh"
+	expect_status 0
+	[[ $output == ran ]]
+}
+
+@test "an exec inside the sandbox whose interpreter is not granted: a line and an event, not a bare EACCES" {
+	need_commands perl
+	mkdir -p "$HOME/bin"
+	printf '#!/usr/bin/perl\nprint "ran\\n";\n' >"$HOME/bin/p.pl"
+	chmod 0755 "$HOME/bin/p.pl"
+	# The shell may run what is in ~/bin, not perl: the kernel would
+	# refuse perl unseen.
+	run --separate-stderr "$FBAC_RUN" --log "$LOG" --as Spawn_Shell --as Basic_Runtime \
+		--as Run_Programs_From -D Run_Programs_From.dir="$HOME/bin" \
+		sh -c '"$1"; echo "rc=$?"' sh "$HOME/bin/p.pl"
+	expect_status 0
+	[[ $output == *rc=126* && $output != *ran* ]] || { show_run; fail "perl ran or the error changed"; }
+	[[ $stderr == *"denied file_execute '/usr/bin/perl' (the interpreter of '$HOME/bin/p.pl') for "* ]] || { show_run; fail "no denial line"; }
+	grep -q '"object": "/usr/bin/perl", "decision": "deny".*"about": "the interpreter of ' "$LOG" || { cat "$LOG"; fail "no event"; }
+}
+
+# watch NAME COMMAND...: run COMMAND unconfined and under its shipped
+# policy, each under strace -f; every EACCES/EPERM only the confined run
+# saw must have its event in the log (tests/denial-watch.py).
+watch() {
+	local name=$1 d=$BATS_TEST_TMPDIR/watch
+	shift
+	mkdir -p "$d"
+	local trace=(strace -f -Z -qq -e 'trace=%file,%network,%process,ioctl,ftruncate,kill,tgkill')
+	"${trace[@]}" -o "$d/$name.plain" "$@" </dev/null >/dev/null 2>&1 || true
+	"${trace[@]}" -o "$d/$name.confined" "$FBAC_RUN" -q --log "$d/$name.jsonl" "$@" </dev/null >/dev/null 2>&1 || true
+	[[ -s $d/$name.confined ]] || fail "$name: no trace"
+	python3 "$REPO/tests/denial-watch.py" "$d/$name.plain" "$d/$name.confined" "$d/$name.jsonl" "$PWD" \
+		>"$d/$name.out" || { echo "--- $name:"; cat "$d/$name.out"; return 1; }
+}
+
+@test "watcher: every EACCES/EPERM real programs see only confined comes with an event" {
+	need_commands strace curl wget git jq file perl python3 tar gzip sqlite3 make less xz vim.basic ssh
+	mkdir -p "$HOME/Downloads" "$HOME/Documents" "$HOME/src/p" "$HOME/.ssh" "$HOME/www"
+	echo '{"a": 1}' >"$HOME/Documents/a.json"
+	echo page >"$HOME/www/index.html"
+	echo key >"$HOME/.ssh/id_rsa"
+	printf 'all:\n\techo built\n' >"$HOME/src/p/Makefile"
+	git -C "$HOME/src/p" init -q
+	serve_http "$HOME/www"
+	local bad=0
+	# Working runs, and runs refused on purpose (a port, a secret).
+	watch curl curl -sS -o "$HOME/Downloads/p.html" "http://127.0.0.1:$PORT/" || bad=1
+	watch curl-port curl -sS "http://127.0.0.1:$PORT/" || bad=1
+	watch wget wget -q --tries=1 -O "$HOME/Downloads/w.html" "http://127.0.0.1:$PORT/" || bad=1
+	watch git git -C "$HOME/src/p" status || bad=1
+	watch jq jq . "$HOME/Documents/a.json" /dev/null || bad=1
+	watch jq-key jq . "$HOME/.ssh/id_rsa" || bad=1
+	watch file file "$HOME/Documents/a.json" /etc/passwd || bad=1
+	watch perl perl -e 'open(F, "<", "$ENV{HOME}/.ssh/id_rsa"); print "x"' || bad=1
+	watch python3 python3 -c 'import os; os.listdir(os.path.expanduser("~/Documents"))' || bad=1
+	watch tar tar czf "$HOME/Documents/a.tgz" -C "$HOME/Documents" a.json || bad=1
+	watch gzip gzip -kf "$HOME/Documents/a.json" || bad=1
+	watch sqlite3 sqlite3 "$HOME/Documents/d.db" 'create table t(x); select 1' || bad=1
+	watch make make -C "$HOME/src/p" || bad=1
+	watch less less "$HOME/Documents/a.json" || bad=1
+	watch xz xz -kf "$HOME/Documents/a.json" || bad=1
+	watch vim vim.basic -es -c q "$HOME/Documents/a.json" || bad=1
+	# From a working directory its policy does not grant: vim opens "."
+	# to come back to it, which is logged without a line.
+	(cd /var/lib && watch vim-cwd vim.basic -es -c q "$HOME/Documents/a.json") || bad=1
+	grep -q "^ok .*openat('.')" "$BATS_TEST_TMPDIR/watch/vim-cwd.out" || fail "vim's probe of its working directory was not seen" || bad=1
+	watch ssh ssh -o BatchMode=yes -p 1 127.0.0.1 true || bad=1
+	[[ $bad -eq 0 ]] || fail "silent refusals (above)"
+	# The watcher does see refusals: the port and the key were refused.
+	grep -q '^ok .*connect' "$BATS_TEST_TMPDIR/watch/curl-port.out" || fail "the watcher saw no refused connect"
+	grep -q "^ok .*id_rsa" "$BATS_TEST_TMPDIR/watch/jq-key.out" || fail "the watcher saw no refused key"
+	grep -q '^ok .*connect' "$BATS_TEST_TMPDIR/watch/ssh.out" || fail "the watcher saw no refused ssh connect"
+}
+
+# ---- item 4: denials with a way forward ----
+
+@test "a port not granted: the line gives the -D to use, and the -D works" {
+	need_commands curl
+	mkdir -p "$HOME/www" "$HOME/Downloads"
+	echo page >"$HOME/www/index.html"
+	serve_http "$HOME/www"
+	run --separate-stderr "$FBAC_RUN" curl -sS -o "$HOME/Downloads/p.html" "http://127.0.0.1:$PORT/"
+	[[ $status -ne 0 ]] || { show_run; fail "the port was granted"; }
+	[[ $stderr == *"denied network_outgoing 'tcp:127.0.0.1:$PORT' for curl["*"]: not granted by curl (layer library); allowed with -D HTTP_Client.ports=80,443,$PORT; granted by HTTP_Client(ports=$PORT)"* ]] || { show_run; fail "no -D hint"; }
+	# Pasted as given, it works (and keeps 80 and 443).
+	run --separate-stderr "$FBAC_RUN" -D "HTTP_Client.ports=80,443,$PORT" curl -sS -o "$HOME/Downloads/p.html" "http://127.0.0.1:$PORT/"
+	expect_status 0
+	[[ -z $stderr ]] || { show_run; fail "a denial with the hint followed"; }
+	[[ $(cat "$HOME/Downloads/p.html") == page ]]
+}
+
+@test "fbac explain: parameterised grants for a port and a host" {
+	run "$FBAC" explain curl network_outgoing tcp:127.0.0.1:8000
+	expect_status 1
+	[[ $output == *"granted for it with -D HTTP_Client.ports=80,443,8000"* ]] || { show_run; fail "no -D for curl"; }
+	[[ $output == *"would be granted by: HTTP_Client(ports=8000)"* ]] || { show_run; fail "no parameterised grant"; }
+	[[ $output != *"no functionality of the library grants it"* ]] || { show_run; fail "says nothing grants it"; }
+	run "$FBAC" explain --as SSH_Client -D SSH_Client.hosts=10.0.0.1 network_outgoing tcp:127.0.0.1:22
+	expect_status 1
+	[[ $output == *"-D TCP_Client.hosts=10.0.0.1,127.0.0.1"* || $output == *"-D SSH_Client.hosts=10.0.0.1,127.0.0.1"* ]] || { show_run; fail "no host hint"; }
+	# Following it allows it.
+	run "$FBAC" explain --as SSH_Client -D SSH_Client.hosts=10.0.0.1,127.0.0.1 network_outgoing tcp:127.0.0.1:22
+	expect_status 0
+}
+
+@test "a folder not granted: the line gives the -D that adds it, and the -D works" {
+	need_commands curl
+	mkdir -p "$HOME/www" "$HOME/Downloads" "$HOME/Pages"
+	echo page >"$HOME/www/index.html"
+	serve_http "$HOME/www"
+	run --separate-stderr "$FBAC_RUN" -D "HTTP_Client.ports=80,443,$PORT" curl -sS -o "$HOME/Pages/p.html" "http://127.0.0.1:$PORT/"
+	[[ $status -ne 0 ]] || { show_run; fail "the folder was granted"; }
+	local hint
+	hint=$(grep -o "allowed with -D [^;]*" <<<"$stderr" | head -n1 | sed 's/^allowed with //')
+	[[ $hint == "-D Save_Files.dir=$HOME/Downloads,$HOME/Pages" || $hint == "-D Download_Manager.downloads=$HOME/Pages" ]] || { show_run; fail "no folder hint (got '$hint')"; }
+	# shellcheck disable=SC2086 # the hint is one word
+	run --separate-stderr "$FBAC_RUN" -D "HTTP_Client.ports=80,443,$PORT" $hint curl -sS -o "$HOME/Pages/p.html" "http://127.0.0.1:$PORT/"
+	expect_status 0
+	[[ $(cat "$HOME/Pages/p.html") == page ]]
+}
+
+@test "a user's own 'denied:' rule: the line says so, and suggests nothing" {
+	echo note >"$HOME/notes.txt"
+	cat >"$FBAC_USER_DIR/cat.yaml" <<-EOF
+	fbac: 1
+	application: cat
+	executables: [/usr/bin/cat]
+	functionalities: [Text_Viewer]
+	denied:
+	  - file_read: ~/notes.txt
+	EOF
+	run --separate-stderr "$FBAC_RUN" cat "$HOME/notes.txt"
+	expect_status 1
+	[[ $stderr == *"denied file_read '$HOME/notes.txt' for cat["*"]: not granted by cat (layer user): its 'denied:' rule 'file_read $HOME/notes.txt' refuses it ($FBAC_USER_DIR/cat.yaml:6)"* ]] || { show_run; fail "the rule is not named"; }
+	[[ $stderr != *"; granted by"* && $stderr != *"-D "* ]] || { show_run; fail "a suggestion that cannot help"; }
+	run "$FBAC" explain cat file_read "$HOME/notes.txt"
+	expect_status 1
+	[[ $output == *"denied by the carve-out"* && $output == *"the policy's own 'denied:' rule refuses it"* ]] || { show_run; fail "explain"; }
+	[[ $output != *"would be granted by"* ]] || { show_run; fail "explain suggests"; }
+}
+
+@test "a protected path: only what names it is suggested, never a broad functionality or a -D" {
+	# The test HOME is under /tmp, which Temporary_Files grants.
+	mkdir -p "$HOME/.ssh"
+	echo key >"$HOME/.ssh/id_rsa"
+	run --separate-stderr "$FBAC_RUN" --as Basic_Runtime --as Temporary_Files cat "$HOME/.ssh/id_rsa"
+	expect_status 1
+	[[ $stderr == *"'$HOME/.ssh' is protected (SSH private keys"*"; granted only by SSH_Keys"* ]] || { show_run; fail "the protected path is not named"; }
+	[[ $stderr != *Temporary_Files* && $stderr != *Build_Tools* && $stderr != *C_Compiler* && $stderr != *"-D "* ]] || { show_run; fail "a hint that exposes the protected path"; }
+	run "$FBAC" explain curl file_read "$HOME/.ssh/id_rsa"
+	expect_status 1
+	[[ $output == *"is protected"*"would be granted by: SSH_Keys, SSH_Client, Version_Control_Client"* ]] || { show_run; fail "explain"; }
+	[[ $output != *"-D "* && $output != *Temporary_Files* ]] || { show_run; fail "explain suggests a -D or a broad functionality"; }
+}
+
+# ---- item 5: every denial in the user's log, the terminal kept readable ----
+
+STATE_LOG_REL=.local/state/fbac/denials.jsonl
+
+@test "every denial goes to the user's denial log, also with -q, and 'fbac log' filters it" {
+	need_commands curl
+	run --separate-stderr "$FBAC_RUN" -q --as Basic_Runtime --as Spawn_Shell sh -c 'cat /etc/hostname; true'
+	expect_status 0
+	[[ $stderr != *"fbac:"* ]] || { show_run; fail "a line with -q"; }
+	[[ -s $HOME/$STATE_LOG_REL ]] || fail "no denial log in ~/$STATE_LOG_REL"
+	[[ $(stat -c %a "$HOME/.local/state/fbac") == 700 && $(stat -c %a "$HOME/$STATE_LOG_REL") == 600 ]] || fail "the log is readable by others"
+	run --separate-stderr "$FBAC_RUN" curl -sS "http://127.0.0.1:1/"
+	run --separate-stderr "$FBAC" log
+	expect_status 0
+	[[ $output == *" denied file_execute '/usr/bin/cat' for dash["*"]: not granted by --as (layer command line)"* ]] || { show_run; fail "no cat"; }
+	[[ $output == *" denied network_outgoing 'tcp:127.0.0.1:1' for curl["*"]: not granted by curl (layer library)"* ]] || { show_run; fail "no curl"; }
+	run --separate-stderr "$FBAC" log --program curl
+	expect_status 0
+	[[ $output == *curl* && $output != *dash* ]] || { show_run; fail "--program"; }
+	run --separate-stderr "$FBAC" log --operation file_execute --json
+	expect_status 0
+	[[ ${#lines[@]} -ge 1 && $output == *'"operation": "file_execute"'* && $output != *network_outgoing* ]] || { show_run; fail "--operation --json"; }
+	run --separate-stderr "$FBAC" log --since 1h
+	[[ $output == *curl* ]] || { show_run; fail "--since 1h"; }
+	run --separate-stderr "$FBAC" log --since 2099-01-01
+	expect_status 0
+	[[ -z $output ]] || { show_run; fail "--since in the future"; }
+	run --separate-stderr "$FBAC" log --since yesterday
+	expect_status 2
+	# XDG_STATE_HOME moves it.
+	XDG_STATE_HOME=$HOME/state run --separate-stderr "$FBAC_RUN" curl -sS "http://127.0.0.1:2/"
+	[[ -s $HOME/state/fbac/denials.jsonl ]] || fail "XDG_STATE_HOME is not followed"
+	XDG_STATE_HOME=$HOME/state run --separate-stderr "$FBAC" log
+	[[ $output == *"tcp:127.0.0.1:2"* && $output != *"tcp:127.0.0.1:1'"* ]] || { show_run; fail "fbac log reads another log"; }
+}
+
+@test "the denial log rotates at its size limit, and 'fbac log' reads both files" {
+	local limit
+	limit=$(sed -n 's/^#define FBAC_MAX_DENIAL_LOG (\([0-9]*\) \* \([0-9]*\) \* \([0-9]*\)).*/\1*\2*\3/p' "$REPO/lib/fbac-limits.h")
+	[[ -n $limit ]] || fail "FBAC_MAX_DENIAL_LOG not found"
+	mkdir -p "$HOME/.local/state/fbac"
+	chmod 700 "$HOME/.local/state/fbac"
+	python3 -c '
+import sys
+line = "{\"time\": 1.000, \"pid\": 7, \"exe\": \"/usr/bin/old\", \"syscall\": \"openat\", \"operation\": \"file_read\", \"object\": \"/old\", \"decision\": \"deny\"}\n"
+with open(sys.argv[1], "w") as f:
+    n = 0
+    while n < int(sys.argv[2]):
+        f.write(line); n += len(line)' "$HOME/$STATE_LOG_REL" "$((limit))"
+	run --separate-stderr "$FBAC_RUN" curl -sS "http://127.0.0.1:1/"
+	[[ -s $HOME/$STATE_LOG_REL.1 ]] || fail "not rotated"
+	[[ $(stat -c %s "$HOME/$STATE_LOG_REL") -lt 4096 ]] || fail "the new log is not new"
+	run --separate-stderr "$FBAC" log --program old
+	[[ ${lines[0]} == *"denied file_read '/old' for old[7]"* ]] || { show_run; fail "the rotated log is not read"; }
+	run --separate-stderr "$FBAC" log --program curl
+	[[ $output == *"tcp:127.0.0.1:1"* ]] || { show_run; fail "the new log is not read"; }
+}
+
+@test "a confined program can neither read nor write the denial log" {
+	run "$FBAC_RUN" curl -sS "http://127.0.0.1:1/"
+	run --separate-stderr "$FBAC_RUN" --as Basic_Runtime --as Spawn_Shell --as Read_Write_Directory \
+		-D "Read_Write_Directory.dir=$HOME" sh -c "echo forged >>'$HOME/$STATE_LOG_REL'; cat '$HOME/$STATE_LOG_REL'"
+	[[ $stderr == *"denied file_append '$HOME/$STATE_LOG_REL'"*"is protected (the user's denial log"* ]] || { show_run; fail "no protection"; }
+	[[ $stderr != *"(downloads="* && $stderr != *"-D "* ]] || { show_run; fail "a parameterised grant of a protected path"; }
+	[[ $(cat "$HOME/$STATE_LOG_REL") != *forged* ]] || fail "the log was forged"
+}
+
+@test "probes of the working directory are logged without a line; the man page's curl example prints nothing" {
+	need_commands curl
+	mkdir -p "$HOME/proj" "$HOME/www" "$HOME/Downloads"
+	echo page >"$HOME/www/index.html"
+	serve_http "$HOME/www"
+	cd "$HOME/proj"
+	run --separate-stderr "$FBAC_RUN" --as Basic_Runtime --as Spawn_Shell sh -c 'echo hi'
+	expect_status 0
+	[[ $output == hi && -z $stderr ]] || { show_run; fail "a line for the working directory"; }
+	grep -q "\"operation\": \"file_getattr\", \"object\": \"$HOME/proj\", \"decision\": \"deny\"" "$HOME/$STATE_LOG_REL" || fail "the probe is not logged"
+	# What is not a probe of it still has its line.
+	run --separate-stderr "$FBAC_RUN" --as Basic_Runtime --as Spawn_Shell sh -c 'echo x >"$HOME/proj/f"'
+	[[ $stderr == *"denied file_create '$HOME/proj/f'"* ]] || { show_run; fail "a real denial lost its line"; }
+	# fbac-run(1), EXAMPLES, from the home and from the root directory.
+	local d
+	for d in "$HOME" /; do
+		cd "$d"
+		run --separate-stderr "$FBAC_RUN" -D "HTTP_Client.ports=$PORT" curl -sS -o "$HOME/Downloads/index.html" "http://127.0.0.1:$PORT/"
+		expect_status 0
+		[[ -z $stderr ]] || { show_run; fail "the example prints a line from $d"; }
+	done
+}
+
+@test "a full-screen program (vim in tmux): no line drawn over it, one summary line at exit, all in 'fbac log'" {
+	need_commands tmux /usr/bin/vim.basic
+	mkdir -p "$HOME/Documents" "$HOME/.ssh"
+	printf 'first line\n' >"$HOME/Documents/notes.txt"
+	echo TOPSECRET-vim >"$HOME/.ssh/id_rsa"
+	cd "$HOME/Documents"
+	local sock=$BATS_TEST_TMPDIR/tmux.sock script=$BATS_TEST_TMPDIR/tty.sh
+	{
+		declare -p PATH FBAC_DATADIR HOME FBAC_USER_DIR LC_ALL ${FBAC_ADMIN_DIR:+FBAC_ADMIN_DIR}
+		printf 'export TERM=xterm-256color\n'
+		printf 'cd %q\n' "$HOME/Documents"
+		# fbac-run's standard error is the terminal, as for a user.
+		printf '%q /usr/bin/vim.basic notes.txt\n' "$FBAC_RUN"
+		printf 'echo fbac-run-status=$?\n'
+		printf 'sleep 600\n'
+	} >"$script"
+	tmux -S "$sock" new-session -d -x 120 -y 30 bash --norc --noprofile "$script"
+	track "$(tmux -S "$sock" display-message -p '#{pid}')"
+	pane() { tmux -S "$sock" capture-pane -p -J; }
+	wait_for() {
+		local end=$((SECONDS + 30))
+		until [[ $(pane) == *"$1"* ]]; do
+			((SECONDS < end)) || { tmux -S "$sock" kill-server; fail "the terminal does not show '$1':"$'\n'"$(pane)"; return; }
+			sleep 0.05
+		done
+	}
+	wait_for "first line"
+	tmux -S "$sock" send-keys ':r ~/.ssh/id_rsa' Enter
+	wait_for "E484"
+	sleep 0.3
+	local screen
+	screen=$(pane)
+	[[ $screen != *"fbac:"* ]] || { tmux -S "$sock" kill-server; fail "a line drawn over vim:"$'\n'"$screen"; }
+	tmux -S "$sock" send-keys ':q!' Enter
+	wait_for "fbac-run-status="
+	screen=$(pane)
+	tmux -S "$sock" kill-server
+	[[ $screen =~ fbac:\ [0-9]+\ denials?\ while\ the\ program\ had\ the\ terminal\ full-screen,\ not\ shown:\ \'fbac\ log\'\ lists\ (it|them) ]] || fail "no summary:"$'\n'"$screen"
+	[[ $screen != *TOPSECRET* ]] || fail "the secret is on the screen"
+	run --separate-stderr "$FBAC" log --program vim.basic
+	[[ $output == *"denied file_read '$HOME/.ssh/id_rsa' for vim.basic["* ]] || { show_run; fail "not in fbac log"; }
+}
