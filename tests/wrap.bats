@@ -472,7 +472,7 @@ OUTER=(--as Version_Control_Client --as Run_Helper_Programs
 	cat >"$BATS_TEST_TMPDIR/rc.sh" <<-EOF
 		shopt -s expand_aliases
 		eval "\$("$FBAC" aliases bash)"
-		tar -cf /dev/null "$HOME/.ssh/id_rsa"
+		tar -cf - "$HOME/.ssh/id_rsa" | wc -c
 	EOF
 	run --separate-stderr bash "$BATS_TEST_TMPDIR/rc.sh"
 	# Archive_Manager's metadata is visible: tar sees the key exists, and
