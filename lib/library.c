@@ -193,7 +193,23 @@ int fbac_library_link(struct fbac_library *lib, struct fbac_diag *diag)
 	for (size_t i = 0; i < lib->n_apps; i++)
 		link_includes(lib, lib->apps[i]->grants,
 			      lib->apps[i]->n_grants);
+	for (size_t i = 0; i < lib->n_settings; i++)
+		link_includes(lib, lib->settings[i]->values,
+			      lib->settings[i]->n_values);
 	return 0;
+}
+
+const struct fbac_settings *
+fbac_library_find_settings(const struct fbac_library *lib,
+			   const char *program)
+{
+	const struct fbac_settings *found = NULL;
+
+	for (size_t i = 0; i < lib->n_settings; i++)
+		if (streq(lib->settings[i]->program, program) &&
+		    (!found || lib->settings[i]->layer >= found->layer))
+			found = lib->settings[i];
+	return found;
 }
 
 int fbac_check_include(const struct fbac_include *inc, bool require_all,

@@ -40,6 +40,8 @@ struct pending {
 	size_t n_apps, cap_apps;
 	struct fbac_protected *prot;
 	size_t n_prot, cap_prot;
+	struct fbac_settings **sets;
+	size_t n_sets, cap_sets;
 };
 
 struct loader {
@@ -686,6 +688,43 @@ static int parse_application(struct loader *ld, const struct fbac_ynode *doc)
 	return 0;
 }
 
+static int parse_settings(struct loader *ld, const struct fbac_ynode *doc)
+{
+	static const char *const keys[] = { "fbac", "settings",
+					    "functionalities", NULL };
+	struct fbac_settings *s;
+	const struct fbac_ynode *v;
+	int r;
+
+	if ((r = check_keys(ld, doc, "settings", keys)) < 0)
+		return r;
+	s = fbac_arena_alloc(ld->arena, sizeof(*s));
+	if (!s)
+		return -ENOMEM;
+	s->layer = ld->layer;
+	v = fbac_ymap_get(doc, "settings");
+	if ((r = expect_text(ld, v, "'settings'")) < 0)
+		return r;
+	if (!app_name_ok(v->value))
+		return fbac_diag_at(
+			ld->diag, &v->mark, -EINVAL,
+			"invalid program name '%s' (expected lower case letters, digits and '._+-')",
+			v->value);
+	s->program = v->value;
+	s->mark = v->mark;
+	if ((r = required(ld, doc, "functionalities", "settings", &v)) < 0)
+		return r;
+	if ((r = parse_includes(ld, v, "'functionalities'", &s->values,
+				&s->n_values)) < 0)
+		return r;
+	r = fbac_arena_grow(ld->arena, (void **)&ld->p.sets, &ld->p.cap_sets,
+			    ld->p.n_sets + 1, sizeof(s));
+	if (r < 0)
+		return r;
+	ld->p.sets[ld->p.n_sets++] = s;
+	return 0;
+}
+
 static int parse_protected(struct loader *ld, const struct fbac_ynode *doc)
 {
 	static const char *const keys[] = { "fbac", "protected", NULL };
@@ -766,7 +805,7 @@ static int parse_protected(struct loader *ld, const struct fbac_ynode *doc)
 static int parse_document(struct loader *ld, const struct fbac_ydoc *d)
 {
 	static const char *const kinds[] = { "functionality", "application",
-					     "protected" };
+					     "protected", "settings" };
 	const struct fbac_ynode *doc = d->root, *kind = NULL;
 	int r;
 
@@ -801,11 +840,13 @@ static int parse_document(struct loader *ld, const struct fbac_ydoc *d)
 	if (!kind)
 		return fbac_diag_at(
 			ld->diag, &doc->mark, -EINVAL,
-			"a document must have 'functionality', 'application' or 'protected'");
+			"a document must have 'functionality', 'application', 'protected' or 'settings'");
 	if (streq(kind->value, "functionality"))
 		return parse_functionality(ld, doc);
 	if (streq(kind->value, "application"))
 		return parse_application(ld, doc);
+	if (streq(kind->value, "settings"))
+		return parse_settings(ld, doc);
 	return parse_protected(ld, doc);
 }
 
@@ -863,8 +904,14 @@ static int commit(struct fbac_library *lib, struct pending *p)
 	int r;
 
 	if (lib->n_funcs + p->n_funcs > FBAC_MAX_FUNCTIONALITIES ||
-	    lib->n_apps + p->n_apps > FBAC_MAX_APPLICATIONS)
+	    lib->n_apps + p->n_apps > FBAC_MAX_APPLICATIONS ||
+	    lib->n_settings + p->n_sets > FBAC_MAX_APPLICATIONS)
 		return -E2BIG;
+	r = fbac_arena_grow(lib->arena, (void **)&lib->settings,
+			    &lib->cap_settings, lib->n_settings + p->n_sets,
+			    sizeof(void *));
+	if (r < 0)
+		return r;
 	r = fbac_arena_grow(lib->arena, (void **)&lib->funcs, &lib->cap_funcs,
 			    lib->n_funcs + p->n_funcs, sizeof(void *));
 	if (r < 0)
@@ -888,6 +935,10 @@ static int commit(struct fbac_library *lib, struct pending *p)
 	if (p->n_prot)
 		memcpy(lib->protected + lib->n_protected, p->prot,
 		       p->n_prot * sizeof(*p->prot));
+	if (p->n_sets)
+		memcpy(lib->settings + lib->n_settings, p->sets,
+		       p->n_sets * sizeof(void *));
+	lib->n_settings += p->n_sets;
 	lib->n_funcs += p->n_funcs;
 	lib->n_apps += p->n_apps;
 	lib->n_protected += p->n_prot;

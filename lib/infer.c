@@ -1,0 +1,150 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include "infer.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "macro.h"
+#include "path.h"
+
+/* The line at p (its length in *len); returns where the next starts. */
+static const char *next_line(const char *p, const char *end, size_t *len)
+{
+	const char *nl = memchr(p, '\n', (size_t)(end - p));
+
+	*len = (size_t)((nl ? nl : end) - p);
+	return nl ? nl + 1 : end;
+}
+
+bool fbac_infer_list_has(const char *buf, size_t len, const char *path)
+{
+	const char *p = buf, *end = buf + len;
+	size_t pl = strlen(path);
+
+	while (p < end) {
+		size_t n;
+		const char *line = p;
+
+		p = next_line(p, end, &n);
+		if (n == pl && !memcmp(line, path, pl))
+			return true;
+	}
+	return false;
+}
+
+int fbac_infer_list_child(const char *buf, size_t len, const char *dir,
+			  char *out, size_t size)
+{
+	const char *p = buf, *end = buf + len;
+	size_t dl = strlen(dir);
+
+	while (p < end) {
+		size_t n;
+		const char *line = p, *name;
+		size_t nl;
+
+		p = next_line(p, end, &n);
+		if (n <= dl + 1 || memcmp(line, dir, dl) || line[dl] != '/')
+			continue;
+		name = line + dl + 1;
+		nl = n - dl - 1;
+		if (memchr(name, '/', nl) || memchr(name, '.', nl))
+			continue;
+		if (nl >= size)
+			return -ENAMETOOLONG;
+		memcpy(out, name, nl);
+		out[nl] = 0;
+		return 0;
+	}
+	return -ENOENT;
+}
+
+int fbac_infer_short_name(const char *base, char *out, size_t size)
+{
+	size_t n = strlen(base), cut = n;
+	const char *dot = strchr(base, '.');
+	const char *dash = strstr(base, "-im");
+
+	/* "convert-im6.q16": ImageMagick's versioned names. */
+	if (dash && dash > base && isdigit((unsigned char)dash[3]))
+		cut = (size_t)(dash - base);
+	else if (dot && dot > base)
+		cut = (size_t)(dot - base);
+	if (cut >= size)
+		return -ENAMETOOLONG;
+	memcpy(out, base, cut);
+	out[cut] = 0;
+	return 0;
+}
+
+const char *fbac_infer_arg_path(const char *arg)
+{
+	const char *eq, *colon;
+
+	if (!arg[0] || streq(arg, "-") || streq(arg, "--"))
+		return NULL;
+	if (arg[0] == '-') {
+		eq = strchr(arg, '=');
+		if (arg[1] != '-' || !eq || !eq[1])
+			return NULL;
+		arg = eq + 1;
+	}
+	if (strstr(arg, "://"))
+		return NULL;
+	/* user@host, host:path: not local (a local path with ':' or '@'
+	 * in its first component is written ./x:y). */
+	colon = strpbrk(arg, ":@");
+	if (colon && (!strchr(arg, '/') || strchr(arg, '/') > colon))
+		return NULL;
+	return arg;
+}
+
+bool fbac_infer_looks_like_file(const char *arg)
+{
+	return strchr(arg, '/') || (arg[0] && strchr(arg + 1, '.'));
+}
+
+int fbac_infer_file_values(const char *path, char out[][4096], size_t n)
+{
+	const char *slash = strrchr(path, '/');
+	int dl, k = 0;
+
+	if (!slash || n < 4)
+		return -EINVAL;
+	dl = (int)(slash - path);
+	if (snprintf(out[k++], 4096, "%s", path) >= 4096 ||
+	    snprintf(out[k++], 4096, "%.*s/.%s.*", dl, path, slash + 1) >=
+		    4096 ||
+	    snprintf(out[k++], 4096, "%s~", path) >= 4096 ||
+	    snprintf(out[k++], 4096, "%.*s/4913", dl, path) >= 4096)
+		return -ENAMETOOLONG;
+	return k;
+}
+
+int fbac_infer_escape(const char *s, char *out, size_t size)
+{
+	size_t o = 0;
+
+	for (; *s; s++) {
+		if (*s == ',' || iscntrl((unsigned char)*s))
+			return -EINVAL;
+		if (o + 2 >= size)
+			return -ENAMETOOLONG;
+		if (*s == '$')
+			out[o++] = '$';
+		out[o++] = *s;
+	}
+	if (o >= size)
+		return -ENAMETOOLONG;
+	out[o] = 0;
+	return 0;
+}
+
+bool fbac_infer_cwd_ok(const char *cwd, const char *home)
+{
+	if (!cwd[0] || streq(cwd, "/"))
+		return false;
+	return !fbac_path_is_under(home, cwd);
+}

@@ -1,0 +1,148 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * lib/infer.c: the pure half of inferring parameter values from a
+ * program (dpkg file lists, arguments that name paths, editor files).
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "infer.h"
+#include "tap.h"
+
+static const char list[] = "/.\n/etc\n/etc/firefox-esr\n/etc/firefox-esr/firefox-esr.js\n"
+			   "/usr/lib/firefox-esr\n/usr/lib/firefox-esr/omni.ja\n"
+			   "/usr/share/doc/firefox-esr/README.gz\n/usr/share/firefox-esr\n"
+			   "/usr/bin/firefox";
+
+static void test_list(void)
+{
+	char out[64];
+
+	ok(fbac_infer_list_has(list, strlen(list), "/usr/bin/firefox"),
+	   "the last line, without a newline, is found");
+	ok(fbac_infer_list_has(list, strlen(list), "/etc"), "a first line");
+	ok(!fbac_infer_list_has(list, strlen(list), "/usr/bin/fire"),
+	   "a prefix of a line is not a line");
+	ok(!fbac_infer_list_has(list, strlen(list), "/usr/lib/firefox-esr/omni"),
+	   "nor is a prefix of a deeper line");
+	is_int(fbac_infer_list_child(list, strlen(list), "/usr/lib", out,
+				     sizeof(out)), 0, "child of /usr/lib");
+	is_str(out, "firefox-esr", "its name");
+	is_int(fbac_infer_list_child(list, strlen(list), "/etc", out,
+				     sizeof(out)), 0, "child of /etc");
+	is_str(out, "firefox-esr", "not the file below it");
+	is_int(fbac_infer_list_child(list, strlen(list), "/usr/share/doc", out,
+				     sizeof(out)), -ENOENT,
+	       "a folder dpkg does not list itself is not taken");
+	is_int(fbac_infer_list_child(list, strlen(list), "/usr/games", out,
+				     sizeof(out)), -ENOENT, "none in /usr/games");
+	is_int(fbac_infer_list_child(list, strlen(list), "/usr/lib", out, 4),
+	       -ENAMETOOLONG, "a name too long for out");
+	is_int(fbac_infer_list_child("/etc/x.conf\n", 12, "/etc", out,
+				     sizeof(out)), -ENOENT,
+	       "a file name with a suffix is no program's folder");
+}
+
+static void short_name(const char *in, const char *want)
+{
+	char out[64];
+
+	is_int(fbac_infer_short_name(in, out, sizeof(out)), 0, in);
+	is_str(out, want, in);
+}
+
+static void test_short_name(void)
+{
+	char out[3];
+
+	short_name("vim.basic", "vim");
+	short_name("python3.11", "python3");
+	short_name("convert-im6.q16", "convert");
+	short_name("firefox-esr", "firefox-esr");
+	short_name(".hidden", ".hidden");
+	is_int(fbac_infer_short_name("firefox", out, sizeof(out)),
+	       -ENAMETOOLONG, "too long for out");
+}
+
+static void arg(const char *in, const char *want)
+{
+	const char *got = fbac_infer_arg_path(in);
+
+	if (!want)
+		ok(!got, "'%s' names no path (%s)", in, got ? got : "NULL");
+	else
+		is_str(got ? got : "(null)", want, in);
+}
+
+static void test_args(void)
+{
+	arg("notes.txt", "notes.txt");
+	arg("/tmp/a b", "/tmp/a b");
+	arg("--output=out.png", "out.png");
+	arg("-o", NULL);
+	arg("--verbose", NULL);
+	arg("--x=", NULL);
+	arg("-", NULL);
+	arg("--", NULL);
+	arg("", NULL);
+	arg("http://127.0.0.1:8000/x", NULL);
+	arg("user@example.org", NULL);
+	arg("host:dir/file", NULL);
+	arg("./a:b", "./a:b");
+	arg("/srv/a@b", "/srv/a@b");
+	ok(fbac_infer_looks_like_file("out.png"), "out.png is a new file");
+	ok(fbac_infer_looks_like_file("dir/x"), "dir/x is");
+	ok(!fbac_infer_looks_like_file("clone"), "clone is a word");
+	ok(!fbac_infer_looks_like_file(".x"), ".x alone is not");
+}
+
+static void test_files(void)
+{
+	char out[4][4096];
+
+	is_int(fbac_infer_file_values("/h/doc/notes.txt", out, 4), 4,
+	       "four values for a file");
+	is_str(out[0], "/h/doc/notes.txt", "the file");
+	is_str(out[1], "/h/doc/.notes.txt.*", "its swap and lock files");
+	is_str(out[2], "/h/doc/notes.txt~", "its backup");
+	is_str(out[3], "/h/doc/4913", "vim's write test");
+	is_int(fbac_infer_file_values("/h/x", out, 3), -EINVAL,
+	       "too little room");
+}
+
+static void test_escape(void)
+{
+	char out[16];
+
+	is_int(fbac_infer_escape("/a/$b", out, sizeof(out)), 0, "a dollar");
+	is_str(out, "/a/$$b", "is doubled");
+	is_int(fbac_infer_escape("/a,b", out, sizeof(out)), -EINVAL,
+	       "a comma would split a list");
+	is_int(fbac_infer_escape("/a\nb", out, sizeof(out)), -EINVAL,
+	       "a newline is refused");
+	is_int(fbac_infer_escape("/0123456789abcdef", out, sizeof(out)),
+	       -ENAMETOOLONG, "too long");
+	is_int(fbac_infer_escape("/0123456789abc$", out, sizeof(out)),
+	       -ENAMETOOLONG, "too long once doubled");
+}
+
+static void test_cwd(void)
+{
+	ok(fbac_infer_cwd_ok("/home/u/src/p", "/home/u"), "a project folder");
+	ok(!fbac_infer_cwd_ok("/home/u", "/home/u"), "not home");
+	ok(!fbac_infer_cwd_ok("/home", "/home/u"), "not above home");
+	ok(!fbac_infer_cwd_ok("/", "/home/u"), "not /");
+	ok(fbac_infer_cwd_ok("/tmp/w", "/home/u"), "elsewhere");
+}
+
+int main(void)
+{
+	plan_no_plan();
+	test_list();
+	test_short_name();
+	test_args();
+	test_files();
+	test_escape();
+	test_cwd();
+	return done_testing();
+}
