@@ -20,16 +20,17 @@ static const char *next_line(const char *p, const char *end, size_t *len)
 
 bool fbac_infer_list_has(const char *buf, size_t len, const char *path)
 {
-	const char *p = buf, *end = buf + len;
 	size_t pl = strlen(path);
+	const char *p = buf, *end = buf + len;
 
-	while (p < end) {
-		size_t n;
-		const char *line = p;
-
-		p = next_line(p, end, &n);
-		if (n == pl && !memcmp(line, path, pl))
+	if (!pl)
+		return false;
+	/* memmem, not line by line: all of dpkg's lists may be searched. */
+	while ((p = memmem(p, (size_t)(end - p), path, pl))) {
+		if ((p == buf || p[-1] == '\n') &&
+		    (p + pl == end || p[pl] == '\n'))
 			return true;
+		p++;
 	}
 	return false;
 }
@@ -108,19 +109,24 @@ bool fbac_infer_looks_like_file(const char *arg)
 
 int fbac_infer_file_values(const char *path, char out[][4096], size_t n)
 {
+	static const char *const swap[] = { "swp", "swo", "swn", "swx" };
 	const char *slash = strrchr(path, '/');
-	int dl, k = 0;
+	int dl;
+	size_t k = 0;
 
-	if (!slash || n < 4)
+	if (!slash || n < FBAC_INFER_FILE_VALUES)
 		return -EINVAL;
 	dl = (int)(slash - path);
-	if (snprintf(out[k++], 4096, "%s", path) >= 4096 ||
-	    snprintf(out[k++], 4096, "%.*s/.%s.*", dl, path, slash + 1) >=
-		    4096 ||
-	    snprintf(out[k++], 4096, "%s~", path) >= 4096 ||
+	if (snprintf(out[k++], 4096, "%s", path) >= 4096)
+		return -ENAMETOOLONG;
+	for (size_t i = 0; i < ARRAY_SIZE(swap); i++)
+		if (snprintf(out[k++], 4096, "%.*s/.%s.%s", dl, path, slash + 1,
+			     swap[i]) >= 4096)
+			return -ENAMETOOLONG;
+	if (snprintf(out[k++], 4096, "%s~", path) >= 4096 ||
 	    snprintf(out[k++], 4096, "%.*s/4913", dl, path) >= 4096)
 		return -ENAMETOOLONG;
-	return k;
+	return (int)k;
 }
 
 int fbac_infer_escape(const char *s, char *out, size_t size)

@@ -19,6 +19,7 @@
 #include "cache.h"
 #include "describe.h"
 #include "filter.h"
+#include "as-values.h"
 #include "landlock.h"
 #include "launch.h"
 #include "layers.h"
@@ -193,12 +194,13 @@ static int find_program(const char *name, char *out, size_t size)
 
 static int build_stack(struct options *o, struct layers *l, const char *exe,
 		       struct fbac_include *grants, unsigned compile_flags,
-		       struct fbac_stack *st)
+		       const struct params *pp, struct fbac_stack *st)
 {
 	struct fbac_stack_input si = {
 		.lib = l->lib, .env = &l->env, .trusted_env = &l->trusted_env,
 		.program = exe, .grants = grants, .n_grants = o->n_as,
-		.defines = o->defs, .n_defines = o->n_defs,
+		.defines = pp ? pp->defs : o->defs,
+		.n_defines = pp ? pp->n_defs : o->n_defs,
 		.compile_flags = compile_flags,
 	};
 	struct fbac_diag d = { 0 };
@@ -315,6 +317,9 @@ static int run(struct options *o)
 	const char *sup_reads[FBAC_MAX_LAYERS + 1];
 	size_t n_reads;
 	struct layers l;
+	_cleanup_free_ struct infer_program *ip = NULL;
+	struct params pp = { .arena = NULL };
+	bool show = false;
 	char exe[PATH_MAX], missing[512];
 	int abi, r, status = 0, ret = EXIT_FBAC;
 	unsigned compile_flags;
@@ -342,16 +347,39 @@ static int run(struct options *o)
 		return EXIT_FBAC;
 	/* The gaps only explain: printed by -n, never decided by. */
 	compile_flags = o->check ? 0 : FBAC_COMPILE_NO_GAPS;
+	/* --as: what the program tells of itself fills the parameters;
+	 * read before the cache key, which it is part of. */
+	if (o->n_as) {
+		if (!(ip = malloc(sizeof(*ip)))) {
+			log_error(-ENOMEM, "out of memory");
+			goto out;
+		}
+		infer_program(o->command[0], exe, o->command, &l.env, ip);
+	}
 	if (stack_cache_key(&sc, &l, exe, o->as, o->n_as, o->defs,
-			    o->n_defs) < 0) {
+			    o->n_defs, ip) < 0) {
 		log_error(-ENOMEM, "out of memory");
 		goto out;
 	}
+	/* Where the values came from: on the first run with these inputs,
+	 * with -v and with --check. */
+	show = o->n_as &&
+	       (o->verbosity > 0 || o->check || as_values_unseen(&l, &sc));
 	/* Inputs all unchanged: the stack as compiled then, and the library
 	 * only if a denial wants suggestions. */
 	if (stack_cache_load(&sc, compile_flags, &st) == 0) {
 		lazy.lo = &lo;
 		lazy.l = &l;
+		if (show) {
+			lazy.tried = true;
+			lazy.loaded = layers_finish(&lo, &l) == 0;
+			if (lazy.loaded)
+				as_values_fill(&l, o->as, o->n_as, o->defs,
+					       o->n_defs, ip, true,
+					       o->check ? stdout : stderr,
+					       o->check ? "" : "fbac: ", &sc,
+					       &pp);
+		}
 	} else {
 		if (layers_finish(&lo, &l) < 0) {
 			log_error(0, "refusing to run: the profiles have errors (see above, or 'fbac check')");
@@ -378,7 +406,19 @@ static int run(struct options *o)
 		 * nothing once the cache is warm). */
 		if (!o->check)
 			prefetch_store_start(l.prefetch);
-		if (build_stack(o, &l, exe, grants, compile_flags, &st) < 0)
+		if (o->n_as) {
+			if (as_values_fill(&l, o->as, o->n_as, o->defs,
+					   o->n_defs, ip, show,
+					   o->check ? stdout : stderr,
+					   o->check ? "" : "fbac: ", &sc,
+					   &pp) < 0)
+				goto out;
+			/* A value typed at the terminal is not in the key. */
+			if (pp.asked)
+				sc.usable = false;
+		}
+		if (build_stack(o, &l, exe, grants, compile_flags,
+				o->n_as ? &pp : NULL, &st) < 0)
 			goto out;
 	}
 	if (st.n * 2 > FBAC_MAX_LAYERS) {
@@ -543,6 +583,7 @@ out:
 	landlock_close(prog_rulesets, ARRAY_SIZE(prog_rulesets));
 	landlock_extra_free(extras, ARRAY_SIZE(extras));
 	fbac_stack_clear(&st);
+	params_free(&pp);
 	stack_cache_done(&sc);
 	layers_free(&l);
 	return ret;

@@ -134,7 +134,8 @@ static void walk(struct stack_cache *sc, int at, const char *name,
 
 int stack_cache_key(struct stack_cache *sc, const struct layers *l,
 		    const char *exe, const char *const *as, size_t n_as,
-		    const struct fbac_define *defs, size_t n_defs)
+		    const struct fbac_define *defs, size_t n_defs,
+		    const struct infer_program *ip)
 {
 	struct fbac_blob_out *o = &sc->key;
 	uint64_t self[CACHE_KEY_WORDS];
@@ -171,6 +172,9 @@ int stack_cache_key(struct stack_cache *sc, const struct layers *l,
 		put_s(o, defs[i].param);
 		put_s(o, defs[i].value);
 	}
+	fbac_blob_put_u8(o, ip != NULL);
+	if (ip)
+		infer_key(ip, o);
 	if (o->err == -ENOMEM)
 		return -ENOMEM;
 	if (o->err || o->len > FBAC_SCACHE_MAX_KEY)

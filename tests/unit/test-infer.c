@@ -25,6 +25,9 @@ static void test_list(void)
 	   "a prefix of a line is not a line");
 	ok(!fbac_infer_list_has(list, strlen(list), "/usr/lib/firefox-esr/omni"),
 	   "nor is a prefix of a deeper line");
+	ok(!fbac_infer_list_has(list, strlen(list), "firefox"),
+	   "nor the end of a line");
+	ok(!fbac_infer_list_has(list, strlen(list), ""), "nor nothing");
 	is_int(fbac_infer_list_child(list, strlen(list), "/usr/lib", out,
 				     sizeof(out)), 0, "child of /usr/lib");
 	is_str(out, "firefox-esr", "its name");
@@ -98,16 +101,20 @@ static void test_args(void)
 
 static void test_files(void)
 {
-	char out[4][4096];
+	char out[FBAC_INFER_FILE_VALUES][4096];
 
-	is_int(fbac_infer_file_values("/h/doc/notes.txt", out, 4), 4,
-	       "four values for a file");
+	is_int(fbac_infer_file_values("/h/doc/notes.txt", out,
+				      FBAC_INFER_FILE_VALUES),
+	       FBAC_INFER_FILE_VALUES, "seven values for a file");
 	is_str(out[0], "/h/doc/notes.txt", "the file");
-	is_str(out[1], "/h/doc/.notes.txt.*", "its swap and lock files");
-	is_str(out[2], "/h/doc/notes.txt~", "its backup");
-	is_str(out[3], "/h/doc/4913", "vim's write test");
+	is_str(out[1], "/h/doc/.notes.txt.swp", "its swap and lock file");
+	is_str(out[4], "/h/doc/.notes.txt.swx", "vim's other swap files");
+	is_str(out[5], "/h/doc/notes.txt~", "its backup");
+	is_str(out[6], "/h/doc/4913", "vim's write test");
 	is_int(fbac_infer_file_values("/h/x", out, 3), -EINVAL,
 	       "too little room");
+	is_int(fbac_infer_file_values("x", out, FBAC_INFER_FILE_VALUES),
+	       -EINVAL, "not a path");
 }
 
 static void test_escape(void)

@@ -1,0 +1,394 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include "inference.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cache.h"
+#include "checksum.h"
+#include "fbac-limits.h"
+#include "macro.h"
+#include "path.h"
+#include "infer.h"
+
+#define DPKG_INFO "/var/lib/dpkg/info"
+
+/* A dpkg file list, mapped; NULL when absent or unreadable. */
+static char *map_list(int dirfd, const char *name, size_t *len)
+{
+	_cleanup_close_ int fd = openat(dirfd, name, O_RDONLY | O_CLOEXEC);
+	struct stat st;
+	void *p;
+
+	if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||
+	    st.st_size <= 0 || st.st_size > 64 * 1024 * 1024)
+		return NULL;
+	p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	if (p == MAP_FAILED)
+		return NULL;
+	*len = (size_t)st.st_size;
+	return p;
+}
+
+/* Merged /usr: dpkg may list /bin/cat for /usr/bin/cat. */
+static bool list_has_merged(const char *buf, size_t len, const char *path)
+{
+	static const char *const merged[] = { "/usr/bin/", "/usr/sbin/",
+					      "/usr/lib/" };
+
+	if (fbac_infer_list_has(buf, len, path))
+		return true;
+	for (size_t i = 0; i < ARRAY_SIZE(merged); i++)
+		if (!strncmp(path, merged[i], strlen(merged[i])))
+			return fbac_infer_list_has(buf, len, path + 4);
+	return false;
+}
+
+static bool list_names(const char *buf, size_t len, const char *exe,
+		       const char *real)
+{
+	return list_has_merged(buf, len, exe) ||
+	       (real[0] && list_has_merged(buf, len, real));
+}
+
+static void take_dirs(struct infer_program *ip, const char *buf, size_t len)
+{
+	static const struct {
+		const char *dir;
+		size_t off;
+	} dirs[] = {
+		{ "/usr/lib", offsetof(struct infer_program, lib_dir) },
+		{ "/etc", offsetof(struct infer_program, etc_dir) },
+		{ "/usr/share/games", offsetof(struct infer_program, games_share) },
+		{ "/usr/lib/games", offsetof(struct infer_program, games_lib) },
+	};
+	char name[NAME_MAX + 1];
+
+	for (size_t i = 0; i < ARRAY_SIZE(dirs); i++)
+		if (fbac_infer_list_child(buf, len, dirs[i].dir, name,
+					  sizeof(name)) == 0)
+			snprintf((char *)ip + dirs[i].off, PATH_MAX, "%s/%s",
+				 dirs[i].dir, name);
+}
+
+static const char *const archs[] = { "", ":amd64", ":arm64", ":i386",
+				     ":all" };
+
+/* Whether package pkg's list names the program (then its folders are
+ * taken); with any_exe, take the folders without checking. */
+static bool try_list(struct infer_program *ip, int dfd, const char *pkg,
+		     bool any_exe)
+{
+	for (size_t a = 0; a < ARRAY_SIZE(archs); a++) {
+		char name[NAME_MAX + 16];
+		size_t len;
+		char *map;
+
+		snprintf(name, sizeof(name), "%s%s.list", pkg, archs[a]);
+		if (!(map = map_list(dfd, name, &len)))
+			continue;
+		if (any_exe || list_names(map, len, ip->exe, ip->real)) {
+			snprintf(ip->package, sizeof(ip->package), "%s", pkg);
+			take_dirs(ip, map, len);
+			munmap(map, len);
+			return true;
+		}
+		munmap(map, len);
+	}
+	return false;
+}
+
+/* The lists named after the program (most programs). */
+static void scan_named(struct infer_program *ip)
+{
+	_cleanup_close_ int dfd = open(DPKG_INFO, O_RDONLY | O_DIRECTORY |
+							 O_CLOEXEC);
+
+	for (size_t i = 0; dfd >= 0 && i < ip->n_names; i++)
+		if (try_list(ip, dfd, ip->names[i], false))
+			return;
+}
+
+static void take_named(struct infer_program *ip)
+{
+	_cleanup_close_ int dfd = open(DPKG_INFO, O_RDONLY | O_DIRECTORY |
+							 O_CLOEXEC);
+	char pkg[NAME_MAX + 1];
+
+	snprintf(pkg, sizeof(pkg), "%s", ip->package);
+	if (dfd >= 0)
+		try_list(ip, dfd, pkg, true);
+}
+
+/* Every list (firefox is firefox-esr's, cat coreutils'): what dpkg -S
+ * does, without starting it. */
+static void scan_packages(struct infer_program *ip)
+{
+	_cleanup_close_ int dfd = open(DPKG_INFO, O_RDONLY | O_DIRECTORY |
+							 O_CLOEXEC);
+	_cleanup_free_ char *buf = NULL;
+	size_t cap = 0;
+	DIR *d;
+	struct dirent *e;
+
+	if (dfd < 0)
+		return;
+	d = opendir(DPKG_INFO);
+	if (!d)
+		return;
+	/* One buffer for all: read(2) costs less than a mapping a list. */
+	while (!ip->package[0] && (e = readdir(d))) {
+		size_t n = strlen(e->d_name);
+		_cleanup_close_ int fd = -1;
+		struct stat st;
+		ssize_t got;
+
+		if (n < 6 || strcmp(e->d_name + n - 5, ".list"))
+			continue;
+		fd = openat(dfd, e->d_name, O_RDONLY | O_CLOEXEC);
+		if (fd < 0 || fstat(fd, &st) < 0 || st.st_size <= 0 ||
+		    st.st_size > 64 * 1024 * 1024)
+			continue;
+		if ((size_t)st.st_size > cap) {
+			char *nb = realloc(buf, (size_t)st.st_size);
+
+			if (!nb)
+				break;
+			buf = nb;
+			cap = (size_t)st.st_size;
+		}
+		got = read(fd, buf, (size_t)st.st_size);
+		if (got > 0 && list_names(buf, (size_t)got, ip->exe, ip->real)) {
+			char *colon;
+
+			snprintf(ip->package, sizeof(ip->package), "%.*s",
+				 (int)(n - 5), e->d_name);
+			if ((colon = strchr(ip->package, ':')))
+				*colon = 0;
+			take_dirs(ip, buf, (size_t)got);
+		}
+	}
+	closedir(d);
+}
+
+static void add_name(struct infer_program *ip, const char *name)
+{
+	if (!name[0] || ip->n_names >= INFER_MAX_NAMES)
+		return;
+	for (size_t i = 0; i < ip->n_names; i++)
+		if (streq(ip->names[i], name))
+			return;
+	snprintf(ip->names[ip->n_names++], NAME_MAX + 1, "%s", name);
+}
+
+static bool is_dir(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+static void find_user_dirs(struct infer_program *ip,
+			   const struct fbac_env *env)
+{
+	const char *home = fbac_env_get(env, "HOME", 4);
+	const char *cfg = fbac_env_get(env, "XDG_CONFIG_HOME", 15);
+	const char *data = fbac_env_get(env, "XDG_DATA_HOME", 13);
+	const char *cache = fbac_env_get(env, "XDG_CACHE_HOME", 14);
+
+	for (size_t i = 0; i < ip->n_names && !ip->user_name[0]; i++) {
+		const char *n = ip->names[i];
+		char p[4][PATH_MAX];
+
+		snprintf(p[0], PATH_MAX, "%s/.%s", home ? home : "/nonexistent", n);
+		snprintf(p[1], PATH_MAX, "%s/%s", cfg ? cfg : "/nonexistent", n);
+		snprintf(p[2], PATH_MAX, "%s/%s", data ? data : "/nonexistent", n);
+		snprintf(p[3], PATH_MAX, "%s/%s", cache ? cache : "/nonexistent", n);
+		if (is_dir(p[0]))
+			memcpy(ip->dot_dir, p[0], PATH_MAX);
+		if (is_dir(p[1]))
+			memcpy(ip->config_dir, p[1], PATH_MAX);
+		if (is_dir(p[2]))
+			memcpy(ip->data_dir, p[2], PATH_MAX);
+		if (is_dir(p[3]))
+			memcpy(ip->cache_dir, p[3], PATH_MAX);
+		if (ip->dot_dir[0] || ip->config_dir[0] || ip->data_dir[0] ||
+		    ip->cache_dir[0])
+			snprintf(ip->user_name, sizeof(ip->user_name), "%s", n);
+	}
+}
+
+static void add_path(struct infer_program *ip, const char *cwd,
+		     const char *arg)
+{
+	char abs[PATH_MAX], norm[PATH_MAX];
+	const char *why;
+	struct stat st;
+	struct infer_path *p;
+
+	if (snprintf(abs, sizeof(abs), "%s%s%s", arg[0] == '/' ? "" : cwd,
+		     arg[0] == '/' ? "" : "/", arg) >= (int)sizeof(abs) ||
+	    fbac_path_normalize(abs, norm, sizeof(norm), &why) < 0)
+		return;
+	if (stat(norm, &st) < 0) {
+		char *slash;
+
+		if (errno != ENOENT || !fbac_infer_looks_like_file(arg))
+			return;
+		/* Only in a folder that exists. */
+		slash = strrchr(norm, '/');
+		*slash = 0;
+		if (!is_dir(norm[0] ? norm : "/"))
+			return;
+		*slash = '/';
+	}
+	for (size_t i = 0; i < ip->n_paths; i++)
+		if (streq(ip->paths[i].path, norm))
+			return;
+	if (ip->n_paths >= INFER_MAX_PATHS) {
+		ip->paths_cut = true;
+		return;
+	}
+	p = &ip->paths[ip->n_paths++];
+	memcpy(p->path, norm, sizeof(norm));
+	p->kind = stat(norm, &st) < 0 ? INFER_NEW :
+		  S_ISDIR(st.st_mode) ? INFER_DIR :
+					INFER_FILE;
+}
+
+/* The package of a program found by scanning every list, remembered in
+ * the cache under the list directory's change time (any install or
+ * removal changes it): a scan costs about 10 ms. */
+struct pkg_memo {
+	char path[4096];
+	char line[PATH_MAX * 2 + 64];
+};
+
+static void *alloc_plain(void *ctx, size_t size)
+{
+	(void)ctx;
+	return malloc(size);
+}
+
+static int encode_memo(void *ctx, void **buf, size_t *len)
+{
+	struct pkg_memo *m = ctx;
+
+	*buf = strdup(m->line);
+	*len = strlen(m->line);
+	return *buf ? 0 : -ENOMEM;
+}
+
+static void find_package(struct infer_program *ip, const struct fbac_env *env)
+{
+	struct pkg_memo m;
+	struct stat st;
+	char name[64];
+	_cleanup_free_ char *buf = NULL;
+	size_t len;
+	int n;
+
+	scan_named(ip);
+	if (ip->package[0] || stat(DPKG_INFO, &st) < 0)
+		return;
+	snprintf(name, sizeof(name), "package-%016llx",
+		 (unsigned long long)fbac_checksum(ip->exe, strlen(ip->exe)));
+	n = snprintf(m.line, sizeof(m.line), "%llu %s %s ",
+		     (unsigned long long)cache_ns(&st.st_ctim), ip->exe,
+		     ip->real);
+	if (cache_path(env, name, m.path, sizeof(m.path)) == 0 &&
+	    cache_read(m.path, sizeof(m.line), alloc_plain, NULL,
+		       (void **)&buf, &len) == 0 &&
+	    len > (size_t)n && !memcmp(buf, m.line, (size_t)n) &&
+	    len - (size_t)n < sizeof(ip->package) && buf[len - 1] == '\n') {
+		snprintf(ip->package, sizeof(ip->package), "%.*s",
+			 (int)(len - (size_t)n - 1), buf + n);
+		if (streq(ip->package, "-"))
+			ip->package[0] = 0;
+		else
+			take_named(ip);
+		return;
+	}
+	scan_packages(ip);
+	snprintf(m.line + n, sizeof(m.line) - (size_t)n, "%s\n",
+		 ip->package[0] ? ip->package : "-");
+	if (m.path[0])
+		(void)cache_write(m.path, encode_memo, &m);
+}
+
+void infer_program(const char *typed, const char *exe, char *const *argv,
+		   const struct fbac_env *env, struct infer_program *ip)
+{
+	const char *home = fbac_env_get(env, "HOME", 4);
+	const char *base;
+	char name[NAME_MAX + 1], cwd[PATH_MAX];
+	struct timespec t0, t1;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	memset(ip, 0, sizeof(*ip));
+	base = strrchr(typed, '/') ? strrchr(typed, '/') + 1 : typed;
+	snprintf(ip->typed, sizeof(ip->typed), "%s", base);
+	snprintf(ip->exe, sizeof(ip->exe), "%s", exe);
+	if (!realpath(exe, ip->real) || streq(ip->real, exe))
+		ip->real[0] = 0;
+	base = ip->real[0] ? strrchr(ip->real, '/') + 1 : ip->typed;
+	if (fbac_infer_short_name(base, name, sizeof(name)) == 0)
+		add_name(ip, name);
+	add_name(ip, ip->typed);
+	add_name(ip, base);
+	find_package(ip, env);
+	add_name(ip, ip->package);
+	find_user_dirs(ip, env);
+	if (getcwd(cwd, sizeof(cwd))) {
+		for (size_t i = 1; argv && argv[i]; i++) {
+			const char *a = fbac_infer_arg_path(argv[i]);
+
+			if (a)
+				add_path(ip, cwd, a);
+		}
+		if (home && fbac_infer_cwd_ok(cwd, home))
+			memcpy(ip->cwd, cwd, sizeof(cwd));
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	ip->ms = (double)(t1.tv_sec - t0.tv_sec) * 1e3 +
+		 (double)(t1.tv_nsec - t0.tv_nsec) / 1e6;
+}
+
+static void put(struct fbac_blob_out *o, const char *s)
+{
+	fbac_blob_put_str(o, s, strlen(s));
+}
+
+void infer_key(const struct infer_program *ip, struct fbac_blob_out *o)
+{
+	put(o, "infer 1");
+	put(o, ip->typed);
+	put(o, ip->package);
+	fbac_blob_put_u32(o, (uint32_t)ip->n_names);
+	for (size_t i = 0; i < ip->n_names; i++)
+		put(o, ip->names[i]);
+	put(o, ip->lib_dir);
+	put(o, ip->etc_dir);
+	put(o, ip->games_share);
+	put(o, ip->games_lib);
+	put(o, ip->user_name);
+	put(o, ip->dot_dir);
+	put(o, ip->config_dir);
+	put(o, ip->data_dir);
+	put(o, ip->cache_dir);
+	fbac_blob_put_u32(o, (uint32_t)ip->n_paths);
+	for (size_t i = 0; i < ip->n_paths; i++) {
+		put(o, ip->paths[i].path);
+		fbac_blob_put_u8(o, (uint8_t)ip->paths[i].kind);
+	}
+	fbac_blob_put_u8(o, ip->paths_cut);
+	put(o, ip->cwd);
+}
