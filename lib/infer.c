@@ -102,6 +102,39 @@ const char *fbac_infer_arg_path(const char *arg)
 	return arg;
 }
 
+int fbac_infer_url_port(const char *arg)
+{
+	const char *p = strstr(arg, "://"), *end, *colon;
+	unsigned long port = 0;
+
+	if (!p)
+		return -ENOENT;
+	p += 3;
+	end = p + strcspn(p, "/?#");
+	/* user@host: the host starts after the last '@'. */
+	for (const char *at = memchr(p, '@', (size_t)(end - p)); at;
+	     at = memchr(p, '@', (size_t)(end - p)))
+		p = at + 1;
+	if (*p == '[') { /* [IPv6]:port */
+		const char *rb = memchr(p, ']', (size_t)(end - p));
+
+		if (!rb)
+			return -ENOENT;
+		p = rb + 1;
+	}
+	colon = memchr(p, ':', (size_t)(end - p));
+	if (!colon || colon + 1 == end)
+		return -ENOENT;
+	for (const char *d = colon + 1; d < end; d++) {
+		if (!isdigit((unsigned char)*d))
+			return -ENOENT;
+		port = port * 10 + (unsigned long)(*d - '0');
+		if (port > 65535)
+			return -ENOENT;
+	}
+	return port ? (int)port : -ENOENT;
+}
+
 bool fbac_infer_looks_like_file(const char *arg)
 {
 	return strchr(arg, '/') || (arg[0] && strchr(arg + 1, '.'));

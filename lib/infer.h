@@ -43,6 +43,13 @@ int fbac_infer_short_name(const char *base, char *out, size_t size);
 const char *fbac_infer_arg_path(const char *arg);
 
 /*
+ * The port a URL in arg names ("http://127.0.0.1:8000/x", also inside
+ * "mta=smtp://host:2525"), or of "ssh://host:2222". Return: the port
+ * (1..65535), or -ENOENT when arg names none.
+ */
+int fbac_infer_url_port(const char *arg);
+
+/*
  * Whether a path that does not exist yet may be taken for a file the
  * program is to create (its text has a '/' or a '.' other than at the
  * start: "out.png", "build/x"; not "clone" or "-").

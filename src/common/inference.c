@@ -324,6 +324,15 @@ static void find_package(struct infer_program *ip, const struct fbac_env *env)
 		(void)cache_write(m.path, encode_memo, &m);
 }
 
+static void add_port(unsigned *v, size_t *n, unsigned port)
+{
+	for (size_t i = 0; i < *n; i++)
+		if (v[i] == port)
+			return;
+	if (*n < INFER_MAX_PORTS)
+		v[(*n)++] = port;
+}
+
 void infer_program(const char *typed, const char *exe, char *const *argv,
 		   const struct fbac_env *env, struct infer_program *ip)
 {
@@ -347,6 +356,20 @@ void infer_program(const char *typed, const char *exe, char *const *argv,
 	find_package(ip, env);
 	add_name(ip, ip->package);
 	find_user_dirs(ip, env);
+	for (size_t i = 1; argv && argv[i]; i++) {
+		int port = fbac_infer_url_port(argv[i]);
+		const char *f = NULL;
+
+		if (port > 0)
+			add_port(ip->url_ports, &ip->n_url_ports, (unsigned)port);
+		if ((!strcmp(argv[i], "-p") || !strcmp(argv[i], "-P")) && argv[i + 1])
+			f = argv[i + 1];
+		else if (!strncmp(argv[i], "-p", 2) && argv[i][2])
+			f = argv[i] + 2;
+		if (f && strspn(f, "0123456789") == strlen(f) && strlen(f) <= 5 &&
+		    atoi(f) > 0 && atoi(f) < 65536)
+			add_port(ip->flag_ports, &ip->n_flag_ports, (unsigned)atoi(f));
+	}
 	if (getcwd(cwd, sizeof(cwd))) {
 		for (size_t i = 1; argv && argv[i]; i++) {
 			const char *a = fbac_infer_arg_path(argv[i]);
@@ -391,4 +414,10 @@ void infer_key(const struct infer_program *ip, struct fbac_blob_out *o)
 	}
 	fbac_blob_put_u8(o, ip->paths_cut);
 	put(o, ip->cwd);
+	fbac_blob_put_u32(o, (uint32_t)ip->n_url_ports);
+	for (size_t i = 0; i < ip->n_url_ports; i++)
+		fbac_blob_put_u32(o, ip->url_ports[i]);
+	fbac_blob_put_u32(o, (uint32_t)ip->n_flag_ports);
+	for (size_t i = 0; i < ip->n_flag_ports; i++)
+		fbac_blob_put_u32(o, ip->flag_ports[i]);
 }

@@ -18,6 +18,7 @@
 
 #define INFER_MAX_NAMES 4
 #define INFER_MAX_PATHS 64
+#define INFER_MAX_PORTS 16
 
 enum infer_path_kind {
 	INFER_FILE,	/* an existing file */
@@ -52,6 +53,10 @@ struct infer_program {
 	size_t n_paths;
 	bool paths_cut; /* more than INFER_MAX_PATHS */
 	char cwd[PATH_MAX]; /* "" when it may not be granted */
+	/* Ports of the URLs named, and the values of -p and -P (ssh, scp:
+	 * only the parameters that take them use them). */
+	unsigned url_ports[INFER_MAX_PORTS], flag_ports[INFER_MAX_PORTS];
+	size_t n_url_ports, n_flag_ports;
 	double ms;	     /* how long it took */
 };
 

@@ -19,6 +19,8 @@ enum {
 	R_NEW = 4,	 /* files to create */
 	R_SIBLINGS = 8,	 /* with an editor's swap, backup and test files */
 	R_CWD = 16,	 /* the working directory */
+	R_FOLDER = 32,	 /* a file's folder instead of the file (a player
+			  * reads subtitles and covers beside it) */
 	R_ARGS = R_FILES | R_DIRS | R_NEW,
 };
 
@@ -36,7 +38,7 @@ static const struct {
 	{ "Download_Manager", "downloads", R_CWD },
 	{ NULL, "documents", R_FILES | R_DIRS },
 	{ NULL, "files", R_FILES | R_DIRS },
-	{ NULL, "media", R_FILES | R_DIRS },
+	{ NULL, "media", R_FILES | R_DIRS | R_FOLDER },
 	{ NULL, "pictures", R_ARGS },
 	{ NULL, "attachments", R_FILES | R_DIRS },
 	{ NULL, "transfers", R_ARGS },
@@ -275,6 +277,25 @@ static int add_args(struct ctx *c, const char *func,
 	unsigned role = role_of(func, prm->name);
 	int r;
 
+	if (prm->type == FBAC_PT_PORTS) {
+		bool ssh = streq(func, "SSH_Client");
+
+		for (size_t i = 0; i < ip->n_url_ports + (ssh ? ip->n_flag_ports : 0); i++) {
+			unsigned port = i < ip->n_url_ports ?
+						ip->url_ports[i] :
+						ip->flag_ports[i - ip->n_url_ports];
+			char num[16];
+
+			snprintf(num, sizeof(num), "%u", port);
+			val_add(v, num);
+			if ((r = add_line(c->out, func, prm->name, num,
+					  i < ip->n_url_ports ?
+						  "a URL on the command line names it" :
+						  "-p on the command line names it")) < 0)
+				return r;
+		}
+		return 0;
+	}
 	if (!role || prm->type != FBAC_PT_PATHS)
 		return 0;
 	for (size_t i = 0; i < ip->n_paths; i++) {
@@ -286,6 +307,20 @@ static int add_args(struct ctx *c, const char *func,
 			      ph->kind == INFER_DIR  ? R_DIRS :
 						       R_NEW)))
 			continue;
+		if ((role & R_FOLDER) && ph->kind == INFER_FILE) {
+			char dir[PATH_MAX];
+			const char *home = fbac_env_get(c->in->env, "HOME", 4);
+
+			snprintf(dir, sizeof(dir), "%s", ph->path);
+			*strrchr(dir, '/') = 0;
+			if (home && dir[0] && fbac_infer_cwd_ok(dir, home) &&
+			    add_path(c, v, dir, func, prm->name) &&
+			    (r = add_line(c->out, func, prm->name, dir,
+					  "the folder of a file named on the command line")) < 0)
+				return r;
+			if (home && dir[0] && fbac_infer_cwd_ok(dir, home))
+				continue;
+		}
 		if (!add_path(c, v, ph->path, func, prm->name))
 			continue;
 		if ((r = add_line(c->out, func, prm->name, ph->path,
@@ -318,10 +353,14 @@ static int ask(struct ctx *c, const char *func, const struct fbac_param *prm,
 	size_t cap = 0;
 	ssize_t n;
 
-	fprintf(stderr, "fbac: %s (%s.%s)%s%s%s: ",
+	/* On the terminal itself: standard error may be a file. */
+	_cleanup_fclose_ FILE *tty = fopen("/dev/tty", "we");
+	FILE *out = tty ? tty : stderr;
+
+	fprintf(out, "fbac: %s (%s.%s)%s%s%s: ",
 		prm->ask ? prm->ask : "value?", func, prm->name,
 		guess[0] ? " [" : "", guess, guess[0] ? "]" : "");
-	fflush(stderr);
+	fflush(out);
 	n = getline(&line, &cap, stdin);
 	if (n < 0)
 		return -EINVAL;

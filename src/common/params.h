@@ -41,8 +41,9 @@ struct params_input {
 	const struct fbac_define *defs; /* -D */
 	size_t n_defs;
 	const struct infer_program *ip;
-	/* Ask for what has no value on the terminal (stdin and stderr are
-	 * terminals); else a missing value is an error. */
+	/* Ask for what has no value on the terminal (standard input is
+	 * one; the question goes to /dev/tty); else a missing value is an
+	 * error. */
 	bool interactive;
 };
 

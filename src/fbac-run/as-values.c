@@ -10,13 +10,16 @@
 #include "checksum.h"
 #include "output.h"
 
+/* One marker per program and --as list: the first run prints, later
+ * ones with other arguments do not. */
 static int marker_path(const struct layers *l, const struct stack_cache *sc,
 		       char *out, size_t size)
 {
 	char name[64];
 
 	snprintf(name, sizeof(name), "seen-%016llx",
-		 (unsigned long long)fbac_checksum(sc->key.p, sc->key.len));
+		 (unsigned long long)fbac_checksum(sc->seen_key.p,
+						   sc->seen_key.len));
 	return cache_path(&l->env, name, out, size);
 }
 
@@ -46,7 +49,7 @@ int as_values_fill(const struct layers *l, const char *const *as,
 		.lib = l->lib, .env = &l->env, .trusted_env = &l->trusted_env,
 		.as = as, .n_as = n_as, .defs = defs, .n_defs = n_defs,
 		.ip = ip,
-		.interactive = isatty(STDIN_FILENO) && isatty(STDERR_FILENO),
+		.interactive = isatty(STDIN_FILENO),
 	};
 	char path[4096];
 	int r = params_fill(&in, p);

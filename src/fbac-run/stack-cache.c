@@ -166,6 +166,9 @@ int stack_cache_key(struct stack_cache *sc, const struct layers *l,
 	fbac_blob_put_u32(o, (uint32_t)n_as);
 	for (size_t i = 0; i < n_as; i++)
 		put_s(o, as[i]);
+	put_s(&sc->seen_key, exe);
+	for (size_t i = 0; i < n_as; i++)
+		put_s(&sc->seen_key, as[i]);
 	fbac_blob_put_u32(o, (uint32_t)n_defs);
 	for (size_t i = 0; i < n_defs; i++) {
 		put_s(o, defs[i].func);
@@ -175,7 +178,7 @@ int stack_cache_key(struct stack_cache *sc, const struct layers *l,
 	fbac_blob_put_u8(o, ip != NULL);
 	if (ip)
 		infer_key(ip, o);
-	if (o->err == -ENOMEM)
+	if (o->err == -ENOMEM || sc->seen_key.err == -ENOMEM)
 		return -ENOMEM;
 	if (o->err || o->len > FBAC_SCACHE_MAX_KEY)
 		sc->usable = false;
@@ -307,4 +310,6 @@ void stack_cache_done(struct stack_cache *sc)
 {
 	free(sc->key.p);
 	sc->key = (struct fbac_blob_out){ 0 };
+	free(sc->seen_key.p);
+	sc->seen_key = (struct fbac_blob_out){ 0 };
 }

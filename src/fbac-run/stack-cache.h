@@ -17,6 +17,8 @@
 
 struct stack_cache {
 	struct fbac_blob_out key; /* the inputs, spelt out */
+	/* The program and the --as list alone (the first-run marker). */
+	struct fbac_blob_out seen_key;
 	bool usable;		  /* every input was read: the key is whole */
 	bool racy;		  /* an input changed within the last second */
 	char path[4096];	  /* "" without a cache */

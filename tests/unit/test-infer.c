@@ -99,6 +99,24 @@ static void test_args(void)
 	ok(!fbac_infer_looks_like_file(".x"), ".x alone is not");
 }
 
+static void test_url_ports(void)
+{
+	is_int(fbac_infer_url_port("http://127.0.0.1:8000/x"), 8000, "http");
+	is_int(fbac_infer_url_port("mta=smtp://127.0.0.1:2525"), 2525,
+	       "inside an option value");
+	is_int(fbac_infer_url_port("ssh://git@host:2222/repo"), 2222,
+	       "after a user");
+	is_int(fbac_infer_url_port("http://[::1]:8080/"), 8080, "IPv6");
+	is_int(fbac_infer_url_port("https://example.org/a:b"), -ENOENT,
+	       "a colon in the path is no port");
+	is_int(fbac_infer_url_port("http://h:/"), -ENOENT, "no digits");
+	is_int(fbac_infer_url_port("http://h:99999/"), -ENOENT, "too large");
+	is_int(fbac_infer_url_port("http://h:0/"), -ENOENT, "zero");
+	is_int(fbac_infer_url_port("http://h:80x/"), -ENOENT, "not a number");
+	is_int(fbac_infer_url_port("notes.txt"), -ENOENT, "no URL");
+	is_int(fbac_infer_url_port("http://[::1/"), -ENOENT, "a broken IPv6");
+}
+
 static void test_files(void)
 {
 	char out[FBAC_INFER_FILE_VALUES][4096];
@@ -148,6 +166,7 @@ int main(void)
 	test_list();
 	test_short_name();
 	test_args();
+	test_url_ports();
 	test_files();
 	test_escape();
 	test_cwd();

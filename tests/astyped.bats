@@ -1,0 +1,443 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# As typed: `fbac-run --as TYPE PROGRAM ARGS` with no -D, on real programs
+# in a fresh home (issue 16). Every parameter gets its value from the
+# program's own application policy, from what fbac-run infers (the package,
+# the per-user folders, the paths and URLs on the command line, the working
+# directory) or from its default. Each row: the task succeeds, no denial
+# line, and the planted ~/.ssh/id_rsa stays unread (its access time, set
+# far in the past, does not move: relatime updates it on any read).
+#
+# The programs work in ~/work/..., a folder no default grants: what they
+# reach there comes from inference. Tags: as:NAME for each high-level
+# functionality a row runs (the meta test wants one per functionality).
+
+# shellcheck disable=SC2154 # bats sets output, stderr, lines, status
+# shellcheck disable=SC2030,SC2031 # run's subshells see our variables
+# shellcheck disable=SC2016 # $... in single quotes is for the program
+
+bats_require_minimum_version 1.5.0
+
+load helpers
+
+SECRET=AS-TYPED-SECRET-5e1f
+SYS_PY=/usr/bin/python3
+
+setup_file() {
+	[[ -x $FBAC_RUN ]] || return 0
+	"$FBAC_RUN" --as Basic_Runtime --check true >"$BATS_FILE_TMPDIR/check" 2>&1 || true
+}
+
+setup() {
+	[[ -x $FBAC ]] || fail "no $FBAC: run make" || return
+	[[ $BATS_TEST_DESCRIPTION == "meta: "* ]] && return 0
+	[[ -x $FBAC_RUN ]] || fail "no $FBAC_RUN: run make" || return
+	local abi
+	abi=$(sed -n 's/^landlock ABI \([0-9]*\).*/\1/p' "$BATS_FILE_TMPDIR/check")
+	if [[ -z $abi ]]; then
+		skip_or_fail "fbac-run --check did not report a Landlock ABI: $(tail -n1 "$BATS_FILE_TMPDIR/check")"
+	elif [[ $abi -lt 4 ]] || grep -q '; missing:' "$BATS_FILE_TMPDIR/check"; then
+		skip_kernel_feature "this kernel's Landlock cannot enforce the shipped policies: $(tail -n1 "$BATS_FILE_TMPDIR/check")"
+	fi
+	BG_PIDS=$BATS_TEST_TMPDIR/bg.pids
+	: >"$BG_PIDS"
+	mkdir -p "$HOME/.ssh" "$HOME/work"
+	chmod 0700 "$HOME/.ssh"
+	printf '%s\n' "$SECRET" >"$HOME/.ssh/id_rsa"
+	touch -a -d 2000-01-01 "$HOME/.ssh/id_rsa"
+	H=$(cd "$HOME" && pwd -P)
+	W=$H/work
+	ERR=$BATS_TEST_TMPDIR/typed.err
+	cd "$W" || return
+}
+
+teardown() {
+	[[ -z ${TMUX_SOCK-} ]] || tmux -S "$TMUX_SOCK" kill-server 2>/dev/null || true
+	kill_tracked
+	stop_xvfb
+	fbac_teardown
+}
+
+# ---------------------------------------------------------------------------
+# Helpers
+
+# typed ARG...: fbac-run ARG... as typed (no -D); stdout in $output,
+# stderr in $ERR and $stderr.
+typed() {
+	run --separate-stderr "$FBAC_RUN" "$@"
+	printf '%s\n' "$stderr" >"$ERR"
+}
+
+# clean [STATUS]: the run ended with STATUS (0), printed no denial line,
+# and the planted key was not read.
+clean() {
+	if [[ $status -ne ${1:-0} ]]; then
+		printf 'stdout: %s\nstderr: %s\n' "$output" "$(cat "$ERR")" >&2
+		fail "exit status $status, expected ${1:-0}"
+		return
+	fi
+	no_denial
+	key_unread
+}
+
+no_denial() {
+	if grep -F 'fbac: denied' "$ERR" >&2; then
+		fail "denial lines (above)"
+		return
+	fi
+}
+
+key_unread() {
+	local home=${KEY_HOME:-$H}
+	[[ $(stat -c %X "$home/.ssh/id_rsa") == "$(date -d 2000-01-01 +%s)" ]] ||
+		fail "~/.ssh/id_rsa was read"
+}
+
+free_port() {
+	"$SYS_PY" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+
+wait_port() {
+	local i
+	for ((i = 0; i < 200; i++)); do
+		"$SYS_PY" -c 'import socket, sys; socket.create_connection(("127.0.0.1", int(sys.argv[1])), 1)' \
+			"$1" 2>/dev/null && return 0
+		sleep 0.05
+	done
+	fail "nothing listens on port $1"
+}
+
+# background NAME CMD...: CMD outside the sandbox, killed in teardown.
+background() {
+	local name=$1
+	shift
+	"$@" </dev/null >"$BATS_TEST_TMPDIR/$name.log" 2>&1 3>&- &
+	track $!
+}
+
+# tty PROGRAM ARG...: fbac-run --as ... in a tmux pane, in $PWD; stderr to
+# $ERR, then "fbac-run-status=N" on the screen.
+tty() {
+	need_commands tmux
+	local script=$BATS_TEST_TMPDIR/tty.sh
+	{
+		printf 'cd %q\n' "$PWD"
+		declare -p PATH FBAC_DATADIR HOME FBAC_USER_DIR LC_ALL ${FBAC_ADMIN_DIR:+FBAC_ADMIN_DIR}
+		printf 'export TERM=xterm-256color\n'
+		printf 'echo $$ >%q\n' "$BATS_TEST_TMPDIR/tty.pid"
+		printf 'exec 3>&-\n'
+		if [[ -n ${TTY_UNPRIV-} && $EUID -eq 0 ]]; then
+			# As run_unprivileged: uid 65534 on the staged copy.
+			local root a
+			root=$(_unpriv_stage)
+			printf 'cd %q\n' "$(_unpriv_map "$root" "$PWD")"
+			printf '%q ' setpriv --reuid=65534 --regid=65534 --clear-groups -- env \
+				"HOME=$(_unpriv_home "$root")" USER=nobody LOGNAME=nobody \
+				"FBAC_DATADIR=$(_unpriv_map "$root" "$FBAC_DATADIR")" \
+				"FBAC_USER_DIR=$(_unpriv_map "$root" "$FBAC_USER_DIR")" \
+				"FBAC_ADMIN_DIR=$(_unpriv_map "$root" "$FBAC_ADMIN_DIR")" \
+				"$root/build/fbac-run"
+			for a; do
+				printf '%q ' "$(_unpriv_map "$root" "$a")"
+			done
+		else
+			printf '%q ' "$FBAC_RUN" "$@"
+		fi
+		[[ -z ${TTY_OUT-} ]] || printf '>%q ' "$TTY_OUT"
+		printf '2>%q\n' "$ERR"
+		printf 'echo "fbac-run-status=$?"\n'
+		printf 'sleep 60\n'
+	} >"$script"
+	TMUX_SOCK=$BATS_TEST_TMPDIR/tmux.sock
+	tmux -S "$TMUX_SOCK" -f /dev/null new-session -d -x 160 -y 40 "bash $script" 3>&-
+	local i
+	for ((i = 0; i < 400; i++)); do
+		[[ -s $BATS_TEST_TMPDIR/tty.pid ]] && break
+		sleep 0.05
+	done
+	track "$(cat "$BATS_TEST_TMPDIR/tty.pid")"
+}
+
+pane() {
+	tmux -S "$TMUX_SOCK" capture-pane -p -J
+}
+
+keys() {
+	tmux -S "$TMUX_SOCK" send-keys "$@"
+}
+
+wait_pane() {
+	local end=$((SECONDS + ${2:-10} * 3))
+	while :; do
+		[[ $(pane) == *"$1"* ]] && return 0
+		((SECONDS < end)) || break
+		sleep 0.05
+	done
+	fail "the terminal does not show '$1':"$'\n'"$(pane)"$'\n'"stderr: $(cat "$ERR" 2>/dev/null)"
+}
+
+# tty_done: the pane's fbac-run ended with status 0, without denials,
+# and the key is unread.
+tty_done() {
+	wait_pane "fbac-run-status=" || return
+	[[ $(pane) == *"fbac-run-status=0"* ]] ||
+		fail "exit status: $(pane | grep -o 'fbac-run-status=[0-9]*'); stderr: $(cat "$ERR")" || return
+	no_denial || return
+	key_unread
+}
+
+content() {
+	[[ $(cat "$1") == "$2" ]] || fail "$1 holds '$(cat "$1")', not '$2'"
+}
+
+# ---------------------------------------------------------------------------
+# The values and where they came from
+
+@test "the first run prints each value and its source, later runs do not, -v and --check do" {
+	printf 'some text\n' >"$W/notes.txt"
+	typed --as Text_Viewer cat notes.txt
+	clean
+	[[ $output == "some text" ]] || fail "output: $output"
+	grep -qx "fbac: Text_Viewer.files=$W/notes.txt (named on the command line)" "$ERR" ||
+		fail "no line for the file: $(cat "$ERR")"
+	grep -q '^fbac: inferred in [0-9.]* ms' "$ERR" || fail "no timing: $(cat "$ERR")"
+	typed --as Text_Viewer cat notes.txt
+	clean
+	[[ -z $stderr ]] || fail "the second run printed: $stderr"
+	typed -v --as Text_Viewer cat notes.txt
+	clean
+	grep -q "^fbac: Text_Viewer.files=$W/notes.txt" "$ERR" || fail "-v printed no value: $(cat "$ERR")"
+	typed --check --as Web_Browser firefox
+	[[ $status -eq 0 ]] || fail "--check: $stderr"
+	grep -qx "Web_Browser.app_name=mozilla (application policy 'firefox-esr', $REPO/profiles/applications/firefox-esr.yaml:12)" <<<"$output" ||
+		fail "firefox is firefox-esr, whose policy says app_name mozilla: $output"
+}
+
+@test "inference: the package's folders, the per-user folder, URL ports" {
+	mkdir -p "$H/.config/chromium"
+	typed --check --as Web_Browser chromium http://127.0.0.1:8123/
+	[[ $status -eq 0 ]] || fail "--check: $stderr"
+	grep -qx 'Web_Browser.install_dir=/usr/lib/chromium (inferred: package chromium ships it)' <<<"$output" ||
+		fail "no install_dir from the package: $output"
+	grep -qx 'Web_Browser.ports=8123 (a URL on the command line names it)' <<<"$output" ||
+		fail "no port from the URL: $output"
+	grep -qx '  tcp connect: 53,80,443,8123' <<<"$output" || fail "the port is not granted: $output"
+	# A program without a policy: its name, and a per-user folder that exists.
+	typed --check --as Terminal_Application sort
+	grep -qx 'Terminal_Application.app_name=sort (inferred: the program'"'"'s name)' <<<"$output" ||
+		fail "app_name: $output"
+	mkdir -p "$H/.local/share/sort"
+	typed --check --as Terminal_Application sort
+	grep -qx 'Terminal_Application.app_name=sort (inferred: its per-user folder exists)' <<<"$output" ||
+		fail "app_name: $output"
+}
+
+@test "a protected path named on the command line is not inferred, and stays denied" {
+	typed --as Text_Viewer cat "$H/.ssh/id_rsa"
+	[[ $status -ne 0 ]] || fail "cat read the key"
+	grep -qx "fbac: Text_Viewer.files=$H/.ssh/id_rsa (not used: a protected path (grant it with -D))" "$ERR" ||
+		fail "no line saying the path was not used: $(cat "$ERR")"
+	grep -q "fbac: denied file_read '$H/.ssh/id_rsa'" "$ERR" || fail "no denial: $(cat "$ERR")"
+	[[ $output != *"$SECRET"* ]] || fail "the key was printed"
+}
+
+# bats test_tags=as:Network_Game
+@test "Network_Game (number, no policy of its own): a value with no default is asked on a terminal, and an error naming -D otherwise" {
+	need_commands /usr/games/hunt
+	typed --check --as Network_Game /usr/games/number </dev/null
+	[[ $status -eq 125 ]] || fail "status $status: $stderr"
+	grep -q "missing value for 'ports' of 'Network_Game'.* -D Network_Game.ports=VALUE" "$ERR" ||
+		fail "the error does not name the -D: $(cat "$ERR")"
+	TTY_OUT=$BATS_TEST_TMPDIR/check.out tty --check --as Network_Game /usr/games/number
+	wait_pane "Which ports" || return
+	keys 4123 Enter
+	wait_pane "fbac-run-status=0" || return
+	grep -q '^  tcp connect: .*4123' "$BATS_TEST_TMPDIR/check.out" ||
+		fail "4123 not granted: $(cat "$BATS_TEST_TMPDIR/check.out")"
+	grep -qx 'Network_Game.ports=4123 (typed at the terminal)' "$BATS_TEST_TMPDIR/check.out" ||
+		fail "no source line: $(cat "$BATS_TEST_TMPDIR/check.out")"
+}
+
+# ---------------------------------------------------------------------------
+# The matrix: one row per program
+
+# bats test_tags=as:File_Editor
+@test "vim --as File_Editor: edits notes.txt in ~/work on a terminal" {
+	need_commands vim
+	printf 'first line\n' >"$W/notes.txt"
+	tty --as File_Editor vim notes.txt
+	wait_pane "first line" || return
+	keys 'Go' 'added in vim' Escape ':wq' Enter
+	tty_done || return
+	content "$W/notes.txt" $'first line\nadded in vim'
+}
+
+# nano asks the password database for its home, not $HOME: as root it
+# would use /root. It runs as uid 65534, as any user would.
+# bats test_tags=as:File_Editor
+@test "nano --as File_Editor: edits notes.txt in ~/work on a terminal (unprivileged)" {
+	require_unprivileged
+	need_commands nano
+	printf 'first line\n' >"$W/notes.txt"
+	local uh
+	uh=$(unprivileged_home)
+	touch -a -d 2000-01-01 "$uh/.ssh/id_rsa"
+	KEY_HOME=$uh
+	TTY_UNPRIV=1 tty --as File_Editor nano notes.txt
+	wait_pane "first line" || return
+	keys M-/ 'added in nano' C-o
+	wait_pane "File Name to Write" || return
+	keys Enter
+	wait_pane "Wrote" || return
+	keys C-x
+	tty_done || return
+	content "$uh/work/notes.txt" $'first line\nadded in nano'
+}
+
+# bats test_tags=as:Text_Viewer
+@test "less --as Text_Viewer: pages through a file in ~/work" {
+	need_commands less
+	seq 1 200 | sed 's/^/line /' >"$W/long.txt"
+	tty --as Text_Viewer less long.txt
+	wait_pane "line 1"$'\n' || return
+	keys G
+	wait_pane "line 200" || return
+	keys q
+	tty_done
+}
+
+# bats test_tags=as:Image_Editor
+@test "convert --as Image_Editor: rotates a picture in ~/work" {
+	need_commands convert
+	mkdir "$W/pics" && cd "$W/pics"
+	/usr/bin/convert-im6.q16 -size 20x10 xc:red in.png
+	typed --as Image_Editor convert in.png -rotate 90 out.png
+	clean || return
+	[[ $(/usr/bin/identify -format '%wx%h' out.png) == 10x20 ]] || fail "out.png is not rotated"
+}
+
+# bats test_tags=as:Media_Player
+@test "mpv --as Media_Player: plays a sound file in ~/work" {
+	need_commands mpv
+	"$SYS_PY" -c '
+import wave, struct
+w = wave.open("tone.wav", "wb"); w.setnchannels(1); w.setsampwidth(2); w.setframerate(8000)
+w.writeframes(b"".join(struct.pack("<h", (i % 40) * 500) for i in range(8000)))'
+	typed --as Media_Player mpv --no-terminal --ao=null --vo=null tone.wav
+	clean
+}
+
+# bats test_tags=as:Archive_Manager
+@test "tar --as Archive_Manager: packs files of ~/work and unpacks them elsewhere in it" {
+	need_commands tar gzip
+	mkdir -p "$W/src" "$W/out"
+	printf 'one\n' >"$W/src/a.txt"
+	printf 'two\n' >"$W/src/b.txt"
+	typed --as Archive_Manager tar czf "$W/a.tgz" -C "$W" src
+	clean || return
+	cd "$W/out"
+	typed --as Archive_Manager tar xzf ../a.tgz
+	clean || return
+	content "$W/out/src/b.txt" two
+}
+
+# bats test_tags=as:Archive_Manager
+@test "unzip --as Archive_Manager: extracts an archive into ~/work" {
+	need_commands unzip zip
+	mkdir "$W/z" && cd "$W/z"
+	printf 'zipped\n' >f.txt
+	zip -q ../a.zip f.txt && rm f.txt
+	typed --as Archive_Manager unzip ../a.zip
+	clean || return
+	content "$W/z/f.txt" zipped
+}
+
+# bats test_tags=as:Download_Manager
+@test "wget --as Download_Manager: downloads from a loopback server into ~/work" {
+	need_commands wget
+	mkdir -p "$BATS_TEST_TMPDIR/www" "$W/dl"
+	printf 'downloaded\n' >"$BATS_TEST_TMPDIR/www/f.txt"
+	local port
+	port=$(free_port)
+	background http "$SYS_PY" -m http.server "$port" --bind 127.0.0.1 --directory "$BATS_TEST_TMPDIR/www"
+	wait_port "$port" || return
+	cd "$W/dl"
+	typed --as Download_Manager wget -q "http://127.0.0.1:$port/f.txt"
+	clean || return
+	content "$W/dl/f.txt" downloaded
+}
+
+# bats test_tags=as:Email_Client
+@test "s-nail --as Email_Client: sends a file of ~/work through a loopback SMTP server" {
+	need_commands s-nail
+	local port
+	port=$(free_port)
+	background smtp "$SYS_PY" "$REPO/tests/fixtures/apps/smtp-sink.py" "$port" "$BATS_TEST_TMPDIR/mails"
+	wait_port "$port" || return
+	printf 'quarterly numbers\n' >"$W/report.txt"
+	run --separate-stderr "$FBAC_RUN" --as Email_Client s-nail -S v15-compat -S smtp-auth=none \
+		-S "mta=smtp://127.0.0.1:$port" -r alice@example.org -s report -a report.txt \
+		bob@example.org <<<"see attached"
+	printf '%s\n' "$stderr" >"$ERR"
+	clean || return
+	grep -rq 'quarterly numbers\|cXVhcnRlcmx5IG51bWJlcnMK' "$BATS_TEST_TMPDIR/mails" || fail "no mail with the attachment"
+}
+
+# bats test_tags=as:Version_Control_Client
+@test "git --as Version_Control_Client: init, commit and log in ~/work/repo" {
+	need_commands git
+	mkdir "$W/repo" && cd "$W/repo"
+	printf 'code\n' >main.c
+	typed --as Version_Control_Client git init -q
+	clean || return
+	typed --as Version_Control_Client git add main.c
+	clean || return
+	typed --as Version_Control_Client git -c user.name=A -c user.email=a@example.org commit -q -m first
+	clean || return
+	typed --as Version_Control_Client git log --format=%s
+	clean || return
+	[[ $output == first ]] || fail "log: $output"
+}
+
+# bats test_tags=as:Software_Build
+@test "make and gcc --as Software_Build: build and run a program in ~/work/proj" {
+	need_commands make gcc
+	unset LIBRARY_PATH CPATH C_INCLUDE_PATH CPLUS_INCLUDE_PATH GCC_EXEC_PREFIX COMPILER_PATH
+	mkdir "$W/proj" && cd "$W/proj"
+	printf '#include <stdio.h>\nint main(void) { puts("built"); return 0; }\n' >hello.c
+	printf 'hello: hello.c\n\tgcc -o hello hello.c\n' >Makefile
+	typed --as Software_Build make
+	clean || return
+	[[ $(./hello) == built ]] || fail "make did not build hello"
+	typed --as Software_Build gcc -O2 -o hello2 hello.c
+	clean || return
+	[[ $(./hello2) == built ]] || fail "gcc did not build hello2"
+}
+
+# bats test_tags=as:Script_Interpreter
+@test "python3 and perl --as Script_Interpreter: scripts read and write files in ~/work" {
+	need_commands python3 perl
+	mkdir "$W/s" && cd "$W/s"
+	printf 'abc\n' >in.txt
+	printf 'open("out.txt", "w").write(open("in.txt").read().upper())\n' >up.py
+	typed --as Script_Interpreter python3 up.py
+	clean || return
+	content out.txt ABC
+	printf 'open(my $i, "<", "in.txt"); open(my $o, ">", "rev.txt"); print $o scalar reverse <$i>;\n' >rev.pl
+	typed --as Script_Interpreter perl rev.pl
+	clean || return
+	[[ $(tr -d '\n' <rev.txt) == cba ]] || fail "rev.txt: $(cat rev.txt)"
+}
+
+# bats test_tags=as:Game
+@test "quiz --as Game: plays a round on a terminal" {
+	need_commands /usr/games/quiz
+	tty --as Game /usr/games/quiz state capital
+	wait_pane "?" || return
+	keys Enter
+	sleep 0.3
+	keys C-d
+	tty_done || return
+	[[ $(pane) == *"Rights 0, wrongs "* ]] || fail "no score: $(pane)"
+}
