@@ -9,15 +9,6 @@
 #include "macro.h"
 #include "path.h"
 
-/* The line at p (its length in *len); returns where the next starts. */
-static const char *next_line(const char *p, const char *end, size_t *len)
-{
-	const char *nl = memchr(p, '\n', (size_t)(end - p));
-
-	*len = (size_t)((nl ? nl : end) - p);
-	return nl ? nl + 1 : end;
-}
-
 bool fbac_infer_list_has(const char *buf, size_t len, const char *path)
 {
 	size_t pl = strlen(path);
@@ -36,27 +27,20 @@ bool fbac_infer_list_has(const char *buf, size_t len, const char *path)
 }
 
 int fbac_infer_list_child(const char *buf, size_t len, const char *dir,
-			  char *out, size_t size)
+			  const char *const *names, size_t n, char *out,
+			  size_t size)
 {
-	const char *p = buf, *end = buf + len;
-	size_t dl = strlen(dir);
+	char path[4096];
 
-	while (p < end) {
-		size_t n;
-		const char *line = p, *name;
-		size_t nl;
-
-		p = next_line(p, end, &n);
-		if (n <= dl + 1 || memcmp(line, dir, dl) || line[dl] != '/')
+	for (size_t i = 0; i < n; i++) {
+		if (!names[i][0] || strchr(names[i], '/') ||
+		    snprintf(path, sizeof(path), "%s/%s", dir, names[i]) >=
+			    (int)sizeof(path) ||
+		    !fbac_infer_list_has(buf, len, path))
 			continue;
-		name = line + dl + 1;
-		nl = n - dl - 1;
-		if (memchr(name, '/', nl) || memchr(name, '.', nl))
-			continue;
-		if (nl >= size)
+		if (strlen(names[i]) >= size)
 			return -ENAMETOOLONG;
-		memcpy(out, name, nl);
-		out[nl] = 0;
+		memcpy(out, names[i], strlen(names[i]) + 1);
 		return 0;
 	}
 	return -ENOENT;

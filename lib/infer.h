@@ -19,12 +19,15 @@
 bool fbac_infer_list_has(const char *buf, size_t len, const char *path);
 
 /*
- * The first line of buf that is dir/NAME exactly (a child of dir, not
- * deeper) with NAME not a file name with a dot-suffix ("firefox-esr",
- * not "README.gz"), copied to out. Return: 0, -ENOENT, or -ENAMETOOLONG.
+ * The first of names (n of them) for which buf lists dir/NAME, copied to
+ * out: the folder of the program's own in dir ("/usr/lib/firefox-esr"
+ * for the names firefox, firefox-esr; never another package's folder
+ * that happens to be listed, such as /usr/lib/mime). Return: 0, -ENOENT,
+ * or -ENAMETOOLONG.
  */
 int fbac_infer_list_child(const char *buf, size_t len, const char *dir,
-			  char *out, size_t size);
+			  const char *const *names, size_t n, char *out,
+			  size_t size);
 
 /*
  * The program's short name from an executable's file name: the name

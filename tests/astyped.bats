@@ -187,6 +187,37 @@ tty_done() {
 	key_unread
 }
 
+# red_pdf FILE: a one-page PDF, a red square on white.
+red_pdf() {
+	"$SYS_PY" - "$1" <<'PY'
+import sys
+stream = b"1 0 0 rg 50 50 500 690 re f"
+objs = [
+    b"<< /Type /Catalog /Pages 2 0 R >>",
+    b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+    b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R >>",
+    b"<< /Length %d >>\nstream\n" % len(stream) + stream + b"\nendstream",
+]
+out = bytearray(b"%PDF-1.4\n")
+offsets = []
+for i, o in enumerate(objs, 1):
+    offsets.append(len(out))
+    out += b"%d 0 obj\n" % i + o + b"\nendobj\n"
+xref = len(out)
+out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objs) + 1)
+for off in offsets:
+    out += b"%010d 00000 n \n" % off
+out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objs) + 1, xref)
+open(sys.argv[1], "wb").write(out)
+PY
+}
+
+# red_share FILE: the fraction of FILE's pixels that are red.
+red_share() {
+	/usr/bin/convert-im6.q16 "$1" -fuzz 10% -fill black +opaque "#FF0000" -fill white -opaque "#FF0000" \
+		-colorspace gray -format '%[fx:mean]' info:
+}
+
 content() {
 	[[ $(cat "$1") == "$2" ]] || fail "$1 holds '$(cat "$1")', not '$2'"
 }
@@ -440,4 +471,36 @@ w.writeframes(b"".join(struct.pack("<h", (i % 40) * 500) for i in range(8000)))'
 	keys C-d
 	tty_done || return
 	[[ $(pane) == *"Rights 0, wrongs "* ]] || fail "no score: $(pane)"
+}
+
+# bats test_tags=as:Document_Viewer
+@test "mupdf --as Document_Viewer: shows a PDF of ~/work in a window on Xvfb" {
+	need_commands /usr/bin/mupdf /usr/bin/xwd /usr/bin/xdotool /usr/bin/convert-im6.q16
+	start_xvfb || return
+	red_pdf "$W/doc.pdf"
+	(
+		DISPLAY=":$DISPLAY_N" "$FBAC_RUN" --as Document_Viewer mupdf doc.pdf \
+			</dev/null >"$BATS_TEST_TMPDIR/viewer.out" 2>"$ERR" 3>&-
+		echo $? >"$BATS_TEST_TMPDIR/viewer.status"
+	) &
+	track $!
+	local end=$((SECONDS + 60)) red=0 w=
+	while ((SECONDS < end)); do
+		xwd -root -display ":$DISPLAY_N" | /usr/bin/convert-im6.q16 xwd:- "png:$BATS_TEST_TMPDIR/shot.png"
+		red=$(red_share "$BATS_TEST_TMPDIR/shot.png")
+		awk -v a="$red" 'BEGIN { exit !(a > 0.1) }' && break
+		[[ -s $BATS_TEST_TMPDIR/viewer.status ]] && break
+		sleep 0.2
+	done
+	awk -v a="$red" 'BEGIN { exit !(a > 0.1) }' ||
+		fail "the window does not show the page (red $red): $(cat "$ERR")" || return
+	w=$(DISPLAY=":$DISPLAY_N" xdotool search --name "^doc.pdf" 2>/dev/null | head -n 1)
+	[[ -n $w ]] || fail "no window named doc.pdf" || return
+	DISPLAY=":$DISPLAY_N" xdotool keydown --window "$w" q 2>/dev/null
+	for ((end = SECONDS + 30; SECONDS < end; )); do
+		[[ -s $BATS_TEST_TMPDIR/viewer.status ]] && break
+		sleep 0.1
+	done
+	status=$(cat "$BATS_TEST_TMPDIR/viewer.status" 2>/dev/null || echo none)
+	clean
 }

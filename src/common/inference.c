@@ -59,7 +59,8 @@ static bool list_names(const char *buf, size_t len, const char *exe,
 	       (real[0] && list_has_merged(buf, len, real));
 }
 
-static void take_dirs(struct infer_program *ip, const char *buf, size_t len)
+static void take_dirs(struct infer_program *ip, const char *pkg,
+		      const char *buf, size_t len)
 {
 	static const struct {
 		const char *dir;
@@ -70,10 +71,15 @@ static void take_dirs(struct infer_program *ip, const char *buf, size_t len)
 		{ "/usr/share/games", offsetof(struct infer_program, games_share) },
 		{ "/usr/lib/games", offsetof(struct infer_program, games_lib) },
 	};
+	const char *names[INFER_MAX_NAMES + 1];
 	char name[NAME_MAX + 1];
+	size_t n = 0;
 
+	for (size_t i = 0; i < ip->n_names; i++)
+		names[n++] = ip->names[i];
+	names[n++] = pkg;
 	for (size_t i = 0; i < ARRAY_SIZE(dirs); i++)
-		if (fbac_infer_list_child(buf, len, dirs[i].dir, name,
+		if (fbac_infer_list_child(buf, len, dirs[i].dir, names, n, name,
 					  sizeof(name)) == 0)
 			snprintf((char *)ip + dirs[i].off, PATH_MAX, "%s/%s",
 				 dirs[i].dir, name);
@@ -97,7 +103,7 @@ static bool try_list(struct infer_program *ip, int dfd, const char *pkg,
 			continue;
 		if (any_exe || list_names(map, len, ip->exe, ip->real)) {
 			snprintf(ip->package, sizeof(ip->package), "%s", pkg);
-			take_dirs(ip, map, len);
+			take_dirs(ip, pkg, map, len);
 			munmap(map, len);
 			return true;
 		}
@@ -173,7 +179,7 @@ static void scan_packages(struct infer_program *ip)
 				 (int)(n - 5), e->d_name);
 			if ((colon = strchr(ip->package, ':')))
 				*colon = 0;
-			take_dirs(ip, buf, (size_t)got);
+			take_dirs(ip, ip->package, buf, (size_t)got);
 		}
 	}
 	closedir(d);
@@ -324,6 +330,35 @@ static void find_package(struct infer_program *ip, const struct fbac_env *env)
 		(void)cache_write(m.path, encode_memo, &m);
 }
 
+/* The interpreter of a "#!" script. */
+static void find_interpreter(struct infer_program *ip)
+{
+	_cleanup_close_ int fd = open(ip->real[0] ? ip->real : ip->exe,
+				      O_RDONLY | O_CLOEXEC | O_NOCTTY |
+					      O_NONBLOCK);
+	char line[256];
+	ssize_t n;
+	size_t len;
+
+	if (fd < 0 || (n = read(fd, line, sizeof(line) - 1)) < 3 ||
+	    line[0] != '#' || line[1] != '!')
+		return;
+	line[n] = 0;
+	line[strcspn(line, "\n")] = 0;
+	{
+		char *p = line + 2 + strspn(line + 2, " \t");
+
+		len = strcspn(p, " \t");
+		if (p[0] != '/' || len >= sizeof(ip->interp))
+			return;
+		memcpy(ip->interp, p, len);
+		ip->interp[len] = 0;
+	}
+	if (!realpath(ip->interp, ip->interp_real) ||
+	    streq(ip->interp_real, ip->interp))
+		ip->interp_real[0] = 0;
+}
+
 static void add_port(unsigned *v, size_t *n, unsigned port)
 {
 	for (size_t i = 0; i < *n; i++)
@@ -348,6 +383,7 @@ void infer_program(const char *typed, const char *exe, char *const *argv,
 	snprintf(ip->exe, sizeof(ip->exe), "%s", exe);
 	if (!realpath(exe, ip->real) || streq(ip->real, exe))
 		ip->real[0] = 0;
+	find_interpreter(ip);
 	base = ip->real[0] ? strrchr(ip->real, '/') + 1 : ip->typed;
 	if (fbac_infer_short_name(base, name, sizeof(name)) == 0)
 		add_name(ip, name);
@@ -395,6 +431,8 @@ void infer_key(const struct infer_program *ip, struct fbac_blob_out *o)
 	put(o, "infer 1");
 	put(o, ip->typed);
 	put(o, ip->package);
+	put(o, ip->interp);
+	put(o, ip->interp_real);
 	fbac_blob_put_u32(o, (uint32_t)ip->n_names);
 	for (size_t i = 0; i < ip->n_names; i++)
 		put(o, ip->names[i]);

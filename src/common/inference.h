@@ -34,6 +34,9 @@ struct infer_path {
 struct infer_program {
 	char typed[NAME_MAX + 1]; /* the name as typed, without a directory */
 	char exe[PATH_MAX], real[PATH_MAX];
+	/* A script's interpreter ("#!/bin/sh": /bin/sh and its real path
+	 * /usr/bin/dash), which must be allowed to start; "" when none. */
+	char interp[PATH_MAX], interp_real[PATH_MAX];
 	char package[NAME_MAX + 1]; /* "" when no dpkg package has it */
 	/* Names to look the program up by, most specific first: the short
 	 * name of the real executable, the typed name, the package. */

@@ -194,7 +194,8 @@ static int find_program(const char *name, char *out, size_t size)
 
 static int build_stack(struct options *o, struct layers *l, const char *exe,
 		       struct fbac_include *grants, unsigned compile_flags,
-		       const struct params *pp, struct fbac_stack *st)
+		       const struct params *pp, const struct infer_program *ip,
+		       struct fbac_stack *st)
 {
 	struct fbac_stack_input si = {
 		.lib = l->lib, .env = &l->env, .trusted_env = &l->trusted_env,
@@ -205,14 +206,20 @@ static int build_stack(struct options *o, struct layers *l, const char *exe,
 	};
 	struct fbac_diag d = { 0 };
 	char real[PATH_MAX];
-	const char *exes[2] = { exe, NULL };
+	const char *exes[4] = { exe, NULL };
+	size_t n_exes = 1;
 	int r;
 
-	/* The program named on the command line may be started. */
+	/* The program named on the command line may be started, and the
+	 * interpreter of a script (inference.c). */
 	if (realpath(exe, real) && strcmp(real, exe))
-		exes[1] = real;
+		exes[n_exes++] = real;
+	if (ip && ip->interp[0])
+		exes[n_exes++] = ip->interp;
+	if (ip && ip->interp_real[0])
+		exes[n_exes++] = ip->interp_real;
 	si.executables = exes;
-	si.n_executables = exes[1] ? 2 : 1;
+	si.n_executables = n_exes;
 	r = fbac_stack_build(&si, st, &d);
 	if (r == -ENOENT && realpath(exe, real) && strcmp(real, exe)) {
 		fbac_diag_clear(&d);
@@ -418,7 +425,7 @@ static int run(struct options *o)
 				sc.usable = false;
 		}
 		if (build_stack(o, &l, exe, grants, compile_flags,
-				o->n_as ? &pp : NULL, &st) < 0)
+				o->n_as ? &pp : NULL, ip, &st) < 0)
 			goto out;
 	}
 	if (st.n * 2 > FBAC_MAX_LAYERS) {

@@ -16,6 +16,8 @@ static const char list[] = "/.\n/etc\n/etc/firefox-esr\n/etc/firefox-esr/firefox
 
 static void test_list(void)
 {
+	static const char *const names[] = { "firefox", "firefox-esr" };
+	static const char *const bad[] = { "lib/firefox-esr" };
 	char out[64];
 
 	ok(fbac_infer_list_has(list, strlen(list), "/usr/bin/firefox"),
@@ -28,22 +30,22 @@ static void test_list(void)
 	ok(!fbac_infer_list_has(list, strlen(list), "firefox"),
 	   "nor the end of a line");
 	ok(!fbac_infer_list_has(list, strlen(list), ""), "nor nothing");
-	is_int(fbac_infer_list_child(list, strlen(list), "/usr/lib", out,
-				     sizeof(out)), 0, "child of /usr/lib");
-	is_str(out, "firefox-esr", "its name");
-	is_int(fbac_infer_list_child(list, strlen(list), "/etc", out,
+	is_int(fbac_infer_list_child(list, strlen(list), "/usr/lib", names, 2,
+				     out, sizeof(out)), 0, "child of /usr/lib");
+	is_str(out, "firefox-esr", "by the package's name");
+	is_int(fbac_infer_list_child(list, strlen(list), "/etc", names, 2, out,
 				     sizeof(out)), 0, "child of /etc");
-	is_str(out, "firefox-esr", "not the file below it");
-	is_int(fbac_infer_list_child(list, strlen(list), "/usr/share/doc", out,
-				     sizeof(out)), -ENOENT,
+	is_str(out, "firefox-esr", "its folder, not the file below it");
+	is_int(fbac_infer_list_child(list, strlen(list), "/usr/share/doc",
+				     names, 2, out, sizeof(out)), -ENOENT,
 	       "a folder dpkg does not list itself is not taken");
-	is_int(fbac_infer_list_child(list, strlen(list), "/usr/games", out,
-				     sizeof(out)), -ENOENT, "none in /usr/games");
-	is_int(fbac_infer_list_child(list, strlen(list), "/usr/lib", out, 4),
-	       -ENAMETOOLONG, "a name too long for out");
-	is_int(fbac_infer_list_child("/etc/x.conf\n", 12, "/etc", out,
-				     sizeof(out)), -ENOENT,
-	       "a file name with a suffix is no program's folder");
+	is_int(fbac_infer_list_child(list, strlen(list), "/usr/lib", names, 1,
+				     out, sizeof(out)), -ENOENT,
+	       "nor another name's folder (no first child taken)");
+	is_int(fbac_infer_list_child(list, strlen(list), "/usr/lib", names, 2,
+				     out, 4), -ENAMETOOLONG, "a name too long for out");
+	is_int(fbac_infer_list_child(list, strlen(list), "/usr", bad, 1, out,
+				     sizeof(out)), -ENOENT, "a name with a '/' is refused");
 }
 
 static void short_name(const char *in, const char *want)
