@@ -504,3 +504,107 @@ w.writeframes(b"".join(struct.pack("<h", (i % 40) * 500) for i in range(8000)))'
 	status=$(cat "$BATS_TEST_TMPDIR/viewer.status" 2>/dev/null || echo none)
 	clean
 }
+
+# ssh reads ~/.ssh (SSH_Client names it): it is told which key to use, so
+# the planted id_rsa is never among those it tries.
+# bats test_tags=as:SSH_Client
+@test "ssh --as SSH_Client: runs a command on a loopback sshd (-p inferred)" {
+	[[ $EUID -eq 0 ]] || skip_or_fail "sshd needs root"
+	need_commands /usr/sbin/sshd ssh ssh-keygen
+	local d=$BATS_TEST_TMPDIR/sshd port
+	mkdir -p "$d" /run/sshd
+	ssh-keygen -q -t ed25519 -N '' -f "$d/host_key"
+	ssh-keygen -q -t ed25519 -N '' -C test -f "$H/.ssh/test_key"
+	cp "$H/.ssh/test_key.pub" "$d/authorized_keys"
+	port=$(free_port)
+	cat >"$d/sshd_config" <<CFG
+Port $port
+ListenAddress 127.0.0.1
+HostKey $d/host_key
+PidFile none
+AuthorizedKeysFile $d/authorized_keys
+StrictModes no
+UsePAM no
+PasswordAuthentication no
+KbdInteractiveAuthentication no
+PermitRootLogin prohibit-password
+LogLevel ERROR
+CFG
+	background sshd /usr/sbin/sshd -D -e -f "$d/sshd_config"
+	wait_port "$port" || return
+	typed --as SSH_Client ssh -p "$port" -i ~/.ssh/test_key -o IdentitiesOnly=yes \
+		-o StrictHostKeyChecking=accept-new -o BatchMode=yes root@127.0.0.1 'echo remote-$((6*7))'
+	clean || return
+	[[ $output == remote-42 ]] || fail "ssh output: $output"
+	grep -qx "fbac: SSH_Client.ports=$port (-p on the command line names it)" "$ERR" ||
+		fail "the port was not inferred: $(cat "$ERR")"
+}
+
+# ---------------------------------------------------------------------------
+# Web_Browser: headless screenshots of a loopback page, as uid 65534 (as
+# root, fontconfig would write the system's font cache). Browsers are slow
+# and can hang on an error page: bounded by timeout(1).
+
+BROWSER_TIMEOUT=120
+
+# page: a red page served on loopback; PORT.
+page() {
+	WWW=$BATS_TEST_TMPDIR/www
+	mkdir -p "$WWW"
+	chmod 0755 "$BATS_TEST_TMPDIR" "$WWW"
+	cat >"$WWW/index.html" <<-'HTML'
+		<!doctype html><html><head><title>as typed</title></head>
+		<body style="background:#ff0000;margin:0"><h1 style="color:#0000ff">as typed</h1></body></html>
+	HTML
+	PORT=$(free_port)
+	background http "$SYS_PY" -m http.server "$PORT" --bind 127.0.0.1 --directory "$WWW"
+	wait_port "$PORT"
+}
+
+# red_shot FILE: FILE is a picture that is mostly red (the page).
+red_shot() {
+	[[ -s $1 ]] || fail "no screenshot $1: $(cat "$ERR")" || return
+	local red
+	red=$(red_share "$1")
+	awk -v a="$red" 'BEGIN { exit !(a > 0.5) }' || fail "the screenshot is not the page (red $red)"
+}
+
+# bats test_tags=as:Web_Browser
+@test "firefox --as Web_Browser (uid 65534): headless screenshot of a loopback page" {
+	need_commands firefox-esr /usr/bin/convert-im6.q16
+	require_unprivileged
+	mkdir -p "$H/Downloads"
+	page || return
+	local uh
+	uh=$(unprivileged_home)
+	touch -a -d 2000-01-01 "$uh/.ssh/id_rsa"
+	KEY_HOME=$uh
+	run --separate-stderr run_unprivileged timeout "$BROWSER_TIMEOUT" "$FBAC_RUN" \
+		--as Web_Browser firefox --headless --screenshot "$HOME/Downloads/shot.png" \
+		"http://127.0.0.1:$PORT/index.html"
+	printf '%s\n' "$stderr" >"$ERR"
+	clean || return
+	red_shot "$uh/Downloads/shot.png"
+}
+
+# Chromium's own sandbox cannot start under fbac-run (tests/apps-gui.bats):
+# run as there, with --no-sandbox --no-zygote.
+# bats test_tags=as:Web_Browser
+@test "chromium --as Web_Browser (uid 65534): headless screenshot of a loopback page" {
+	need_commands chromium /usr/bin/convert-im6.q16
+	require_unprivileged
+	mkdir -p "$H/Downloads"
+	page || return
+	local uh
+	uh=$(unprivileged_home)
+	touch -a -d 2000-01-01 "$uh/.ssh/id_rsa"
+	KEY_HOME=$uh
+	run --separate-stderr run_unprivileged timeout "$BROWSER_TIMEOUT" "$FBAC_RUN" \
+		--as Web_Browser chromium --headless --disable-gpu --no-first-run \
+		--disable-background-networking --disable-component-update --disable-sync \
+		--no-sandbox --no-zygote --window-size=400,300 \
+		"--screenshot=$uh/Downloads/shot.png" "http://127.0.0.1:$PORT/index.html"
+	printf '%s\n' "$stderr" >"$ERR"
+	clean || return
+	red_shot "$uh/Downloads/shot.png"
+}
