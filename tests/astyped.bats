@@ -540,6 +540,35 @@ CFG
 		fail "the port was not inferred: $(cat "$ERR")"
 }
 
+# bats test_tags=as:Terminal_Application
+@test "sqlite3 --as Terminal_Application: a database in ~/work" {
+	need_commands sqlite3
+	mkdir "$W/db" && cd "$W/db"
+	typed --as Terminal_Application sqlite3 notes.db "create table t(x); insert into t values ('kept');"
+	clean || return
+	typed --as Terminal_Application sqlite3 notes.db "select x from t;"
+	clean || return
+	[[ $output == kept ]] || fail "select: $output"
+}
+
+# ---------------------------------------------------------------------------
+# Meta
+
+# bats test_tags=meta
+@test "meta: every high-level functionality has an as-typed test (tag as:NAME)" {
+	local names tagged missing
+	names=$("$FBAC" list --json | "$SYS_PY" -c '
+import json, sys
+for o in json.load(sys.stdin):
+    if o["high_level"]:
+        print(o["name"])' | LC_ALL=C sort -u)
+	[[ $(wc -l <<<"$names") -ge 10 ]] || fail "too few high-level functionalities: $names" || return
+	tagged=$(sed -n 's/^# bats test_tags=//p' "$BATS_TEST_FILENAME" | tr ',' '\n' |
+		sed -n 's/^as://p' | LC_ALL=C sort -u)
+	missing=$(LC_ALL=C comm -23 <(printf '%s\n' "$names") <(printf '%s\n' "$tagged"))
+	[[ -z $missing ]] || fail "no as-typed test (tag as:NAME) for: $missing"
+}
+
 # ---------------------------------------------------------------------------
 # Web_Browser: headless screenshots of a loopback page, as uid 65534 (as
 # root, fontconfig would write the system's font cache). Browsers are slow
