@@ -127,6 +127,7 @@ bool fbac_infer_looks_like_file(const char *arg)
 int fbac_infer_file_values(const char *path, char out[][4096], size_t n)
 {
 	static const char *const swap[] = { "swp", "swo", "swn", "swx" };
+	static const char *const journal[] = { "-journal", "-wal", "-shm" };
 	const char *slash = strrchr(path, '/');
 	int dl;
 	size_t k = 0;
@@ -143,6 +144,9 @@ int fbac_infer_file_values(const char *path, char out[][4096], size_t n)
 	if (snprintf(out[k++], 4096, "%s~", path) >= 4096 ||
 	    snprintf(out[k++], 4096, "%.*s/4913", dl, path) >= 4096)
 		return -ENAMETOOLONG;
+	for (size_t i = 0; i < ARRAY_SIZE(journal); i++)
+		if (snprintf(out[k++], 4096, "%s%s", path, journal[i]) >= 4096)
+			return -ENAMETOOLONG;
 	return (int)k;
 }
 

@@ -62,13 +62,13 @@ bool fbac_infer_looks_like_file(const char *arg);
 /*
  * The values that grant the file path (normalised, absolute) and what an
  * editor keeps beside it: its hidden swap and lock files (Vim's and
- * nano's DIR/.NAME.swp, .swo, .swn, .swx), its backup (DIR/NAME~) and
- * Vim's write test (DIR/4913); no wildcards (a path parameter takes
- * none). Each written into out[i] (n >= FBAC_INFER_FILE_VALUES entries).
+ * nano's DIR/.NAME.swp, .swo, .swn, .swx), its backup (DIR/NAME~),
+ * Vim's write test (DIR/4913) and SQLite's journals (NAME-journal,
+ * NAME-wal, NAME-shm); no wildcards (a path parameter takes none). Each written into out[i] (n >= FBAC_INFER_FILE_VALUES entries).
  * Return: the number written, -EINVAL (n too small or path not absolute)
  * or -ENAMETOOLONG.
  */
-#define FBAC_INFER_FILE_VALUES 7
+#define FBAC_INFER_FILE_VALUES 10
 int fbac_infer_file_values(const char *path, char out[][4096], size_t n);
 
 /*

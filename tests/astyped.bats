@@ -42,6 +42,17 @@ setup() {
 	fi
 	BG_PIDS=$BATS_TEST_TMPDIR/bg.pids
 	: >"$BG_PIDS"
+	# As root, HOME out of /tmp (as tests/apps.bats does): Temporary_Files
+	# grants all of /tmp, so a home there would be reachable without any
+	# inference, and these tests would prove nothing.
+	if [[ $EUID -eq 0 && -d /home ]]; then
+		TYPED_DIR=$(mktemp -d /home/fbac-typed.XXXXXX) || fail "mktemp in /home" || return
+		chmod 0755 "$TYPED_DIR"
+		export FBAC_UNPRIV_HOME=${TYPED_DIR/fbac-typed./fbac-typed-u.}
+		export HOME=$TYPED_DIR
+		export FBAC_USER_DIR=$HOME/.config/fbac
+		mkdir -p "$FBAC_USER_DIR"
+	fi
 	mkdir -p "$HOME/.ssh" "$HOME/work"
 	chmod 0700 "$HOME/.ssh"
 	printf '%s\n' "$SECRET" >"$HOME/.ssh/id_rsa"
@@ -57,6 +68,9 @@ teardown() {
 	kill_tracked
 	stop_xvfb
 	fbac_teardown
+	if [[ -n ${TYPED_DIR-} && $TYPED_DIR == /home/fbac-typed.* ]]; then
+		rm -rf -- "$TYPED_DIR" "${TYPED_DIR/fbac-typed./fbac-typed-u.}"
+	fi
 }
 
 # ---------------------------------------------------------------------------
@@ -288,6 +302,62 @@ content() {
 		fail "4123 not granted: $(cat "$BATS_TEST_TMPDIR/check.out")"
 	grep -qx 'Network_Game.ports=4123 (typed at the terminal)' "$BATS_TEST_TMPDIR/check.out" ||
 		fail "no source line: $(cat "$BATS_TEST_TMPDIR/check.out")"
+}
+
+# ---------------------------------------------------------------------------
+# Saved values: fbac set, fbac unset, fbac show --for
+
+@test "fbac set saves checked values in the user's layer; saved ports widen the default" {
+	run --separate-stderr "$FBAC" set firefox Web_Browser.ports=8000 Web_Browser.downloads=~/dl
+	[[ $status -eq 0 ]] || fail "fbac set: $stderr" || return
+	local f=$FBAC_USER_DIR/settings/firefox-esr.yaml
+	grep -qx '      ports: \["8000"\]' "$f" || fail "not saved: $(cat "$f")" || return
+	run --separate-stderr "$FBAC" check
+	[[ $status -eq 0 ]] || fail "fbac check: $stderr" || return
+	run --separate-stderr "$FBAC" show --for firefox Web_Browser
+	[[ $status -eq 0 ]] || fail "show --for: $stderr" || return
+	grep -q "^  Web_Browser.ports=8000,80,443 (saved with fbac set, $f:[0-9]*, added to the default)" <<<"$output" ||
+		fail "show --for: $output"
+	typed --check --as Web_Browser firefox
+	grep -qx '  tcp connect: 53,80,443,8000' <<<"$output" || fail "not granted: $output" || return
+	# -D still has the last word.
+	typed --check --as Web_Browser -D Web_Browser.ports=9000 firefox
+	grep -qx '  tcp connect: 53,9000' <<<"$output" || fail "-D: $output" || return
+	# A value of the wrong type, an unknown parameter: refused, nothing saved.
+	cp "$f" "$BATS_TEST_TMPDIR/before"
+	run --separate-stderr "$FBAC" set firefox Web_Browser.ports=http
+	[[ $status -eq 1 && $stderr == *"value 'http' of parameter 'ports' is not a port"* ]] ||
+		fail "bad port: $status $stderr" || return
+	run --separate-stderr "$FBAC" set firefox Web_Browser.nope=1
+	[[ $status -eq 1 && $stderr == *"'Web_Browser' has no parameter 'nope'"* ]] ||
+		fail "bad name: $status $stderr" || return
+	cmp -s "$f" "$BATS_TEST_TMPDIR/before" || fail "a refused value changed the file"
+	run --separate-stderr "$FBAC" unset firefox Web_Browser.ports
+	[[ $status -eq 0 ]] || fail "unset one: $stderr" || return
+	! grep -q ports "$f" || fail "ports still saved: $(cat "$f")"
+	grep -q downloads "$f" || fail "downloads lost: $(cat "$f")"
+	run --separate-stderr "$FBAC" unset firefox
+	[[ $status -eq 0 && ! -e $f ]] || fail "unset all: $stderr"
+}
+
+@test "a saved value reaches the next run, past the stack cache" {
+	mkdir -p "$H/elsewhere" "$W/run"
+	printf 'far away\n' >"$H/elsewhere/x.txt"
+	cd "$W/run"
+	typed --as Script_Interpreter python3 -c "print(open('$H/elsewhere/x.txt').read(), end='')"
+	[[ $status -ne 0 ]] || fail "read a folder it was not given" || return
+	grep -q "fbac: denied file_read '$H/elsewhere/x.txt'" "$ERR" || fail "no denial: $(cat "$ERR")" || return
+	run --separate-stderr "$FBAC" set python3 Script_Interpreter.projects="$H/elsewhere"
+	[[ $status -eq 0 ]] || fail "fbac set: $stderr" || return
+	typed --as Script_Interpreter python3 -c "print(open('$H/elsewhere/x.txt').read(), end='')"
+	clean || return
+	[[ $output == "far away" ]] || fail "output: $output"
+	# A saved value of the program's own policy's parameter replaces it,
+	# and the file named on the command line is still added.
+	run --separate-stderr "$FBAC" set vim File_Editor.documents="$H/elsewhere"
+	typed --check --as File_Editor vim "$W/run/n.txt"
+	grep -q "^File_Editor.documents=$H/elsewhere (saved with fbac set" <<<"$output" || fail "$output" || return
+	grep -qx "File_Editor.documents=$W/run/n.txt (named on the command line)" <<<"$output" || fail "$output"
 }
 
 # ---------------------------------------------------------------------------

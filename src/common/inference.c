@@ -236,25 +236,28 @@ static void add_path(struct infer_program *ip, const char *cwd,
 		     const char *arg)
 {
 	char abs[PATH_MAX], norm[PATH_MAX];
-	const char *why;
 	struct stat st;
 	struct infer_path *p;
+	char *slash;
 
 	if (snprintf(abs, sizeof(abs), "%s%s%s", arg[0] == '/' ? "" : cwd,
-		     arg[0] == '/' ? "" : "/", arg) >= (int)sizeof(abs) ||
-	    fbac_path_normalize(abs, norm, sizeof(norm), &why) < 0)
+		     arg[0] == '/' ? "" : "/", arg) >= (int)sizeof(abs))
 		return;
-	if (stat(norm, &st) < 0) {
-		char *slash;
+	/* The path the kernel will see: symbolic links and ".." resolved;
+	 * for a file to create, its folder's. */
+	if (!realpath(abs, norm)) {
+		char dir[PATH_MAX];
 
-		if (errno != ENOENT || !fbac_infer_looks_like_file(arg))
+		if (errno != ENOENT || !fbac_infer_looks_like_file(arg) ||
+		    !(slash = strrchr(abs, '/')) || !slash[1] ||
+		    streq(slash, "/.") || streq(slash, "/.."))
 			return;
-		/* Only in a folder that exists. */
-		slash = strrchr(norm, '/');
 		*slash = 0;
-		if (!is_dir(norm[0] ? norm : "/"))
+		if (!realpath(abs[0] ? abs : "/", dir) || !is_dir(dir) ||
+		    snprintf(norm, sizeof(norm), "%s/%s",
+			     streq(dir, "/") ? "" : dir, slash + 1) >=
+			    (int)sizeof(norm))
 			return;
-		*slash = '/';
 	}
 	for (size_t i = 0; i < ip->n_paths; i++)
 		if (streq(ip->paths[i].path, norm))
@@ -458,4 +461,33 @@ void infer_key(const struct infer_program *ip, struct fbac_blob_out *o)
 	fbac_blob_put_u32(o, (uint32_t)ip->n_flag_ports);
 	for (size_t i = 0; i < ip->n_flag_ports; i++)
 		fbac_blob_put_u32(o, ip->flag_ports[i]);
+}
+
+int infer_find_program(const char *name, char *out, size_t size)
+{
+	const char *path = getenv("PATH");
+	char cwd[PATH_MAX];
+
+	if (strchr(name, '/')) {
+		if (name[0] != '/' && !getcwd(cwd, sizeof(cwd)))
+			return -errno;
+		if (snprintf(out, size, "%s%s%s", name[0] == '/' ? "" : cwd,
+			     name[0] == '/' ? "" : "/", name) >= (int)size)
+			return -ENAMETOOLONG;
+		return access(out, X_OK) == 0 ? 0 : -errno;
+	}
+	if (!path || !*path)
+		path = "/usr/local/bin:/usr/bin:/bin";
+	for (const char *p = path; p; p = strchr(p, ':') ? strchr(p, ':') + 1 : NULL) {
+		size_t len = strcspn(p, ":");
+		struct stat st;
+
+		if (!len || snprintf(out, size, "%.*s/%s", (int)len, p, name) >=
+				    (int)size)
+			continue;
+		if (stat(out, &st) == 0 && S_ISREG(st.st_mode) &&
+		    access(out, X_OK) == 0)
+			return 0;
+	}
+	return -ENOENT;
 }

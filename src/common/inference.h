@@ -71,6 +71,10 @@ struct infer_program {
 void infer_program(const char *typed, const char *exe, char *const *argv,
 		   const struct fbac_env *env, struct infer_program *out);
 
+/* The program as execvp(3) would find it, an absolute path in out.
+ * Return: 0 or -errno. */
+int infer_find_program(const char *name, char *out, size_t size);
+
 /* Everything inferred, spelt out for a cache key. */
 void infer_key(const struct infer_program *ip, struct fbac_blob_out *o);
 

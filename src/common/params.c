@@ -344,6 +344,64 @@ static int add_args(struct ctx *c, const char *func,
 	return 0;
 }
 
+static int add_lookup(struct ctx *c, const char *path, uint32_t ops)
+{
+	struct params *p = c->out;
+
+	if (streq(path, "/") || protected(c, path))
+		return 0;
+	for (size_t i = 0; i < p->n_lookups; i++)
+		if (streq(p->lookups[i], path)) {
+			p->lookup_ops[i] |= ops;
+			return 0;
+		}
+	if (p->n_lookups >= FBAC_MAX_DEFINES)
+		return log_error(-E2BIG, "more than %d folders to look up",
+				 FBAC_MAX_DEFINES);
+	p->lookup_ops[p->n_lookups] = ops;
+	p->lookups[p->n_lookups] = fbac_arena_strdup(p->arena, path);
+	return p->lookups[p->n_lookups++] ? 0 : -ENOMEM;
+}
+
+/* Every folder above path (not path itself), from the top. */
+static int add_above(struct ctx *c, const char *path)
+{
+	char buf[PATH_MAX];
+	int r;
+
+	snprintf(buf, sizeof(buf), "%s", path);
+	for (char *s = strchr(buf + 1, '/'); s; s = strchr(s + 1, '/')) {
+		*s = 0;
+		r = add_lookup(c, buf, FBAC_OP_BIT(FBAC_OP_FILE_GETATTR));
+		*s = '/';
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+/* Programs stat the folders of the paths they are given and open their
+ * working directory (to come back to it): granted to look up, nothing
+ * more (what is inside stays the parameters' to grant). */
+static int lookups(struct ctx *c)
+{
+	const struct infer_program *ip = c->in->ip;
+	int r;
+
+	if (ip->cwd[0] && !protected(c, ip->cwd)) {
+		if ((r = add_above(c, ip->cwd)) < 0 ||
+		    (r = add_lookup(c, ip->cwd,
+				    FBAC_OP_BIT(FBAC_OP_FILE_GETATTR) |
+					    FBAC_OP_BIT(FBAC_OP_DIR_READ))) < 0)
+			return r;
+	}
+	for (size_t i = 0; i < ip->n_paths; i++)
+		if (!protected(c, ip->paths[i].path) &&
+		    (r = add_above(c, ip->paths[i].path)) < 0)
+			return r;
+	return 0;
+}
+
 static int ask(struct ctx *c, const char *func, const struct fbac_param *prm,
 	       struct val *v)
 {
@@ -410,8 +468,27 @@ static int fill_param(struct ctx *c, const struct fbac_functionality *f,
 	} else if (set && (node = arg_of(set->values, set->n_values, f->name,
 					 prm->name)) &&
 		   node_value(node, &v)) {
+		const struct fbac_ynode *under = app ? arg_of(app->grants,
+							      app->n_grants,
+							      f->name,
+							      prm->name) :
+						       NULL;
+
 		snprintf(src, sizeof(src), "saved with fbac set, %s:%u",
 			 node->mark.file, node->mark.line);
+		/* Saved ports widen what the program's policy or the
+		 * default grants: a user who needs 8000 keeps 80 and 443. */
+		if (prm->type == FBAC_PT_PORTS && (under || prm->def)) {
+			size_t len = v.len;
+
+			if (!node_value(under ? under : prm->def, &v) ||
+			    (v.s[v.len] = 0, refers_to_param(v.s + len)))
+				v.len = len;
+			else
+				snprintf(src + strlen(src), sizeof(src) - strlen(src),
+					 ", added to %s",
+					 under ? "the program's policy" : "the default");
+		}
 	} else if (app && (node = arg_of(app->grants, app->n_grants, f->name,
 					 prm->name)) &&
 		   (v.len = 0, node_value(node, &v))) {
@@ -499,7 +576,7 @@ int params_fill(const struct params_input *in, struct params *out)
 			if ((r = fill_param(&c, f, &f->params[p], app, set)) < 0)
 				return r;
 	}
-	return 0;
+	return lookups(&c);
 }
 
 void params_free(struct params *p)

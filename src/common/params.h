@@ -28,6 +28,12 @@ struct params {
 	size_t n_defs;
 	struct param_line *lines;
 	size_t n_lines, cap_lines;
+	/* The folders the program may look up (fbac_stack_input): the
+	 * working directory (and its listing), and the folders above it and
+	 * above each path of the command line (file_getattr). */
+	const char *lookups[FBAC_MAX_DEFINES];
+	uint32_t lookup_ops[FBAC_MAX_DEFINES];
+	size_t n_lookups;
 	/* The name saved settings are kept under (fbac set). */
 	const char *program;
 	bool asked; /* a value was typed at the terminal */

@@ -220,6 +220,11 @@ static int build_stack(struct options *o, struct layers *l, const char *exe,
 		exes[n_exes++] = ip->interp_real;
 	si.executables = exes;
 	si.n_executables = n_exes;
+	if (pp) {
+		si.lookups = pp->lookups;
+		si.lookup_ops = pp->lookup_ops;
+		si.n_lookups = pp->n_lookups;
+	}
 	r = fbac_stack_build(&si, st, &d);
 	if (r == -ENOENT && realpath(exe, real) && strcmp(real, exe)) {
 		fbac_diag_clear(&d);

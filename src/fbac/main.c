@@ -68,6 +68,8 @@ int main(int argc, char **argv)
 		{ "show", cmd_show },
 		{ "check", cmd_check },
 		{ "explain", cmd_explain },
+		{ "set", cmd_set },
+		{ "unset", cmd_unset },
 	};
 	struct argp argp = { options, parse_opt, "COMMAND [ARG...]", doc,
 			     NULL, NULL, NULL };

@@ -125,12 +125,14 @@ static void test_files(void)
 
 	is_int(fbac_infer_file_values("/h/doc/notes.txt", out,
 				      FBAC_INFER_FILE_VALUES),
-	       FBAC_INFER_FILE_VALUES, "seven values for a file");
+	       FBAC_INFER_FILE_VALUES, "ten values for a file");
 	is_str(out[0], "/h/doc/notes.txt", "the file");
 	is_str(out[1], "/h/doc/.notes.txt.swp", "its swap and lock file");
 	is_str(out[4], "/h/doc/.notes.txt.swx", "vim's other swap files");
 	is_str(out[5], "/h/doc/notes.txt~", "its backup");
 	is_str(out[6], "/h/doc/4913", "vim's write test");
+	is_str(out[7], "/h/doc/notes.txt-journal", "sqlite's journal");
+	is_str(out[9], "/h/doc/notes.txt-shm", "and its shared memory");
 	is_int(fbac_infer_file_values("/h/x", out, 3), -EINVAL,
 	       "too little room");
 	is_int(fbac_infer_file_values("x", out, FBAC_INFER_FILE_VALUES),
