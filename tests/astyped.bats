@@ -707,3 +707,13 @@ red_shot() {
 	clean || return
 	red_shot "$uh/Downloads/shot.png"
 }
+
+@test "README: the as-typed --check example prints what the README shows" {
+	need_commands firefox-esr
+	local want got
+	want=$(sed -n '/^    \$ build\/fbac-run --as Web_Browser --check firefox | head -3$/,/^    \$ /p' "$REPO/README.md" |
+		sed '1d;$d;s/^    //')
+	[[ -n $want ]] || fail "README has no such example" || return
+	got=$(cd "$REPO" && FBAC_DATADIR=profiles "$FBAC_RUN" --as Web_Browser --check firefox | head -3)
+	[[ $got == "$want" ]] || fail "README shows:"$'\n'"$want"$'\n'"fbac-run prints:"$'\n'"$got"
+}
