@@ -246,13 +246,17 @@ content() {
 	[[ $output == "some text" ]] || fail "output: $output"
 	grep -qx "fbac: Text_Viewer.files=$W/notes.txt (named on the command line)" "$ERR" ||
 		fail "no line for the file: $(cat "$ERR")"
-	grep -q '^fbac: inferred in [0-9.]* ms' "$ERR" || fail "no timing: $(cat "$ERR")"
+	grep -qx "fbac: keep a value with 'fbac set cat TYPE.PARAM=VALUE'" "$ERR" || fail "no hint: $(cat "$ERR")"
 	typed --as Text_Viewer cat notes.txt
 	clean
 	[[ -z $stderr ]] || fail "the second run printed: $stderr"
 	typed -v --as Text_Viewer cat notes.txt
 	clean
 	grep -q "^fbac: Text_Viewer.files=$W/notes.txt" "$ERR" || fail "-v printed no value: $(cat "$ERR")"
+	grep -q '^fbac: inferred from the program in [0-9.]* ms$' "$ERR" || fail "-v printed no timing: $(cat "$ERR")"
+	# --no-infer: nothing from the program; the file is not granted.
+	typed --no-infer --as Text_Viewer cat notes.txt
+	[[ $status -ne 0 ]] || fail "--no-infer still granted the file named"
 	typed --check --as Web_Browser firefox
 	[[ $status -eq 0 ]] || fail "--check: $stderr"
 	grep -qx "Web_Browser.app_name=mozilla (application policy 'firefox-esr', $REPO/profiles/applications/firefox-esr.yaml:12)" <<<"$output" ||
@@ -278,13 +282,17 @@ content() {
 		fail "app_name: $output"
 }
 
-@test "a protected path named on the command line is not inferred, and stays denied" {
+@test "a protected path or the home named on the command line is not inferred" {
 	typed --as Text_Viewer cat "$H/.ssh/id_rsa"
 	[[ $status -ne 0 ]] || fail "cat read the key"
 	grep -qx "fbac: Text_Viewer.files=$H/.ssh/id_rsa (not used: a protected path (grant it with -D))" "$ERR" ||
 		fail "no line saying the path was not used: $(cat "$ERR")"
 	grep -q "fbac: denied file_read '$H/.ssh/id_rsa'" "$ERR" || fail "no denial: $(cat "$ERR")"
 	[[ $output != *"$SECRET"* ]] || fail "the key was printed"
+	# Nor the home directory, which holds all of the user's files.
+	typed --check --as File_Editor vim "$H"
+	grep -qx "File_Editor.documents=$H (not used: it would hold all of your files (use -D))" <<<"$output" ||
+		fail "the home directory was inferred: $output"
 }
 
 # bats test_tags=as:Network_Game
@@ -292,7 +300,7 @@ content() {
 	need_commands /usr/games/hunt
 	typed --check --as Network_Game /usr/games/number </dev/null
 	[[ $status -eq 125 ]] || fail "status $status: $stderr"
-	grep -q "missing value for 'ports' of 'Network_Game'.* -D Network_Game.ports=VALUE" "$ERR" ||
+	grep -q "missing argument 'ports' of 'Network_Game': nothing to infer it from and no default; run with -D Network_Game.ports=VALUE" "$ERR" ||
 		fail "the error does not name the -D: $(cat "$ERR")"
 	TTY_OUT=$BATS_TEST_TMPDIR/check.out tty --check --as Network_Game /usr/games/number
 	wait_pane "Which ports" || return

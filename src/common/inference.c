@@ -372,7 +372,8 @@ static void add_port(unsigned *v, size_t *n, unsigned port)
 }
 
 void infer_program(const char *typed, const char *exe, char *const *argv,
-		   const struct fbac_env *env, struct infer_program *ip)
+		   const struct fbac_env *env, bool full,
+		   struct infer_program *ip)
 {
 	const char *home = fbac_env_get(env, "HOME", 4);
 	const char *base;
@@ -392,6 +393,10 @@ void infer_program(const char *typed, const char *exe, char *const *argv,
 		add_name(ip, name);
 	add_name(ip, ip->typed);
 	add_name(ip, base);
+	if (!full) {
+		ip->disabled = true;
+		return;
+	}
 	find_package(ip, env);
 	add_name(ip, ip->package);
 	find_user_dirs(ip, env);
@@ -432,6 +437,7 @@ static void put(struct fbac_blob_out *o, const char *s)
 void infer_key(const struct infer_program *ip, struct fbac_blob_out *o)
 {
 	put(o, "infer 1");
+	fbac_blob_put_u8(o, ip->disabled);
 	put(o, ip->typed);
 	put(o, ip->package);
 	put(o, ip->interp);

@@ -61,15 +61,20 @@ struct infer_program {
 	unsigned url_ports[INFER_MAX_PORTS], flag_ports[INFER_MAX_PORTS];
 	size_t n_url_ports, n_flag_ports;
 	double ms;	     /* how long it took */
+	/* Only the program's identity was read (fbac-run --no-infer):
+	 * nothing above is used for a value. */
+	bool disabled;
 };
 
 /*
  * Infer what can be from the program found at exe, typed as typed, run
  * with argv (argv[0] the program; NULL-terminated). Never fails: what
- * cannot be read is left out.
+ * cannot be read is left out. Without full, only its identity (names,
+ * real path, interpreter): out->disabled.
  */
 void infer_program(const char *typed, const char *exe, char *const *argv,
-		   const struct fbac_env *env, struct infer_program *out);
+		   const struct fbac_env *env, bool full,
+		   struct infer_program *out);
 
 /* The program as execvp(3) would find it, an absolute path in out.
  * Return: 0 or -errno. */

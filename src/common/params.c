@@ -277,6 +277,8 @@ static int add_args(struct ctx *c, const char *func,
 	unsigned role = role_of(func, prm->name);
 	int r;
 
+	if (ip->disabled)
+		return 0;
 	if (prm->type == FBAC_PT_PORTS) {
 		bool ssh = streq(func, "SSH_Client");
 
@@ -307,6 +309,15 @@ static int add_args(struct ctx *c, const char *func,
 			      ph->kind == INFER_DIR  ? R_DIRS :
 						       R_NEW)))
 			continue;
+		/* "/" or the home directory (or above it): all of the
+		 * user's files; only -D grants that. */
+		if (ph->kind == INFER_DIR &&
+		    !fbac_infer_cwd_ok(ph->path, fbac_env_get(c->in->env, "HOME", 4))) {
+			if ((r = add_line(c->out, func, prm->name, ph->path,
+					  "not used: it would hold all of your files (use -D)")) < 0)
+				return r;
+			continue;
+		}
 		if ((role & R_FOLDER) && ph->kind == INFER_FILE) {
 			char dir[PATH_MAX];
 			const char *home = fbac_env_get(c->in->env, "HOME", 4);
@@ -388,6 +399,8 @@ static int lookups(struct ctx *c)
 	const struct infer_program *ip = c->in->ip;
 	int r;
 
+	if (ip->disabled)
+		return 0;
 	if (ip->cwd[0] && !protected(c, ip->cwd)) {
 		if ((r = add_above(c, ip->cwd)) < 0 ||
 		    (r = add_lookup(c, ip->cwd,
@@ -463,8 +476,8 @@ static int fill_param(struct ctx *c, const struct fbac_functionality *f,
 		    streq(in->defs[i].param, prm->name))
 			user = &in->defs[i];
 	if (user) {
+		/* The command line's own: not printed back. */
 		val_add(&v, user->value);
-		snprintf(src, sizeof(src), "-D");
 	} else if (set && (node = arg_of(set->values, set->n_values, f->name,
 					 prm->name)) &&
 		   node_value(node, &v)) {
@@ -494,7 +507,8 @@ static int fill_param(struct ctx *c, const struct fbac_functionality *f,
 		   (v.len = 0, node_value(node, &v))) {
 		snprintf(src, sizeof(src), "application policy '%s', %s:%u",
 			 app->name, node->mark.file, node->mark.line);
-	} else if ((v.len = 0, fact(c, f->name, prm, &v, src, sizeof(src)))) {
+	} else if ((v.len = 0, !in->ip->disabled &&
+				   fact(c, f->name, prm, &v, src, sizeof(src)))) {
 		;
 	} else if (prm->def) {
 		v.len = 0;
@@ -537,7 +551,7 @@ static int fill_param(struct ctx *c, const struct fbac_functionality *f,
 	return add_define(c->out, f->name, prm->name, v.s);
 missing:
 	return log_error(-EINVAL,
-			 "missing value for '%s' of '%s': nothing to infer it from and no default; run with -D %s.%s=VALUE, or save one with 'fbac set %s %s.%s=VALUE'",
+			 "missing argument '%s' of '%s': nothing to infer it from and no default; run with -D %s.%s=VALUE, or save one with 'fbac set %s %s.%s=VALUE'",
 			 prm->name, f->name, f->name, prm->name,
 			 c->out->program, f->name, prm->name);
 }

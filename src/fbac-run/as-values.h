@@ -29,4 +29,14 @@ int as_values_fill(const struct layers *l, const char *const *as,
 		   const char *prefix, const struct stack_cache *sc,
 		   struct params *p);
 
+/*
+ * Print the values kept when the cached stack was compiled (with a
+ * compiled stack from the cache, no library is read). Return: 0, or
+ * -ENOENT when none are kept.
+ */
+int as_values_print_cached(const struct layers *l,
+			   const struct stack_cache *sc,
+			   const struct infer_program *ip, FILE *out,
+			   const char *prefix);
+
 #endif

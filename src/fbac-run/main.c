@@ -37,6 +37,7 @@ enum {
 	OPT_LEARN = 0x100,
 	OPT_BEST_EFFORT,
 	OPT_SUPERVISE_ALL,
+	OPT_NO_INFER,
 };
 
 const char *argp_program_version = "fbac-run " FBAC_VERSION;
@@ -52,7 +53,7 @@ struct options {
 	enum run_mode mode;
 	const char *log;
 	int verbosity;
-	bool check, best_effort, supervise_all, bad;
+	bool check, best_effort, supervise_all, no_infer, bad;
 	char **command;
 };
 
@@ -62,6 +63,9 @@ static const struct argp_option options[] = {
 	  0 },
 	{ "define", 'D', "FUNC.PARAM=VALUE", 0,
 	  "Set a parameter of a granted functionality", 0 },
+	{ "no-infer", OPT_NO_INFER, NULL, 0,
+	  "With --as: take values from -D, fbac set, the program's policy and the defaults only, nothing from the program itself",
+	  0 },
 	{ "profile", 'p', "FILE", 0, "Load FILE as an extra policy layer", 0 },
 	{ "profile-dir", 'P', "DIR", 0, "Load DIR as an extra policy layer", 0 },
 	{ "mode", 'm', "MODE", 0,
@@ -136,6 +140,9 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
 		return 0;
 	case OPT_SUPERVISE_ALL:
 		o->supervise_all = true;
+		return 0;
+	case OPT_NO_INFER:
+		o->no_infer = true;
 		return 0;
 	case OPT_BEST_EFFORT:
 		o->best_effort = true;
@@ -366,7 +373,8 @@ static int run(struct options *o)
 			log_error(-ENOMEM, "out of memory");
 			goto out;
 		}
-		infer_program(o->command[0], exe, o->command, &l.env, ip);
+		infer_program(o->command[0], exe, o->command, &l.env,
+			      !o->no_infer, ip);
 	}
 	if (stack_cache_key(&sc, &l, exe, o->as, o->n_as, o->defs,
 			    o->n_defs, ip) < 0) {
@@ -382,7 +390,9 @@ static int run(struct options *o)
 	if (stack_cache_load(&sc, compile_flags, &st) == 0) {
 		lazy.lo = &lo;
 		lazy.l = &l;
-		if (show) {
+		if (show && as_values_print_cached(&l, &sc, ip,
+						   o->check ? stdout : stderr,
+						   o->check ? "" : "fbac: ") < 0) {
 			lazy.tried = true;
 			lazy.loaded = layers_finish(&lo, &l) == 0;
 			if (lazy.loaded)
@@ -573,6 +583,9 @@ out:
 	if (o->verbosity > 0 && l.lib && !o->check) {
 		size_t implied = 0, absent = 0;
 
+		if (ip)
+			fprintf(stderr, "fbac: inferred from the program in %.1f ms%s\n",
+				ip->ms, ip->disabled ? " (--no-infer: its identity only)" : "");
 		print_cache_stats(&l, &sc, st.n > 0, &filter);
 		for (size_t i = 0; i < ARRAY_SIZE(extras); i++) {
 			implied += extras[i].implied;

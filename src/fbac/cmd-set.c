@@ -271,7 +271,7 @@ static int run(struct global *g, struct set_opts *o)
 		log_error(0, "the profiles have errors: run 'fbac check'");
 		goto out;
 	}
-	infer_program(o->program, exe, argv, &l.env, ip);
+	infer_program(o->program, exe, argv, &l.env, true, ip);
 	name = params_program_name(l.lib, ip);
 	for (size_t i = 0; i < l.n_dirs; i++)
 		if (l.dirs[i].kind == FBAC_LAYER_USER)

@@ -21,6 +21,8 @@ static const char doc[] =
 	"  show       a functionality or application: tree, privileges, kernel rules\n"
 	"  check      validate profile files and directories\n"
 	"  explain    is an operation allowed, and by which functionality?\n"
+	"  set        save parameter values for 'fbac-run --as TYPE PROGRAM'\n"
+	"  unset      remove saved values\n"
 	"\nRun 'fbac COMMAND --help' for a command's options. See fbac(1).";
 
 static const struct argp_option options[] = {
@@ -91,7 +93,7 @@ int main(int argc, char **argv)
 			return cmds[i].fn(&g, argc - s.cmd_index,
 					  argv + s.cmd_index);
 		}
-	log_error(0, "unknown command '%s' (expected list, show, check or explain)",
+	log_error(0, "unknown command '%s' (expected list, show, check, explain, set or unset)",
 		  cmd);
 	return EXIT_FAILURE_USAGE;
 }

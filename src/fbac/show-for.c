@@ -29,7 +29,7 @@ int show_for_values(const struct layers *l, const char *program,
 		errno = -r;
 		return log_error(r, "cannot find program '%s': %m", program);
 	}
-	infer_program(program, exe, argv, &l->env, ip);
+	infer_program(program, exe, argv, &l->env, true, ip);
 	in.ip = ip;
 	if ((r = params_fill(&in, pp)) < 0)
 		return r;

@@ -443,7 +443,7 @@ static void test_required(void)
 	load_fails("fbac: 1\nprotected:\n  - {reason: r}\n", -EINVAL, 3, 5,
 		   "required key 'path'", "protected path without path");
 	load_fails("fbac: 1\ndescription: d\n", -EINVAL, 1, 1,
-		   "'functionality', 'application' or 'protected'",
+		   "'functionality', 'application', 'protected' or 'settings'",
 		   "a document of no kind");
 	load_fails("fbac: 1\nfunctionality: F\napplication: a\ncategory: system\ndescription: d\n",
 		   -EINVAL, 3, 1, "both", "a document of two kinds");
