@@ -375,6 +375,9 @@ static int run(struct options *o)
 		}
 		infer_program(o->command[0], exe, o->command, &l.env,
 			      !o->no_infer, ip);
+		if (o->verbosity > 0)
+			fprintf(stderr, "fbac: inferred from the program in %.1f ms%s\n",
+				ip->ms, ip->disabled ? " (--no-infer: its identity only)" : "");
 	}
 	if (stack_cache_key(&sc, &l, exe, o->as, o->n_as, o->defs,
 			    o->n_defs, ip) < 0) {
@@ -583,9 +586,6 @@ out:
 	if (o->verbosity > 0 && l.lib && !o->check) {
 		size_t implied = 0, absent = 0;
 
-		if (ip)
-			fprintf(stderr, "fbac: inferred from the program in %.1f ms%s\n",
-				ip->ms, ip->disabled ? " (--no-infer: its identity only)" : "");
 		print_cache_stats(&l, &sc, st.n > 0, &filter);
 		for (size_t i = 0; i < ARRAY_SIZE(extras); i++) {
 			implied += extras[i].implied;
