@@ -300,7 +300,7 @@ content() {
 	need_commands /usr/games/hunt
 	typed --check --as Network_Game /usr/games/number </dev/null
 	[[ $status -eq 125 ]] || fail "status $status: $stderr"
-	grep -q "missing argument 'ports' of 'Network_Game': nothing to infer it from and no default; run with -D Network_Game.ports=VALUE" "$ERR" ||
+	grep -qx "fbac-run: missing argument 'ports' of 'Network_Game': nothing to infer it from and no default; run with -D Network_Game.ports=VALUE, or save one with 'fbac set /usr/games/number Network_Game.ports=VALUE'" "$ERR" ||
 		fail "the error does not name the -D: $(cat "$ERR")"
 	TTY_OUT=$BATS_TEST_TMPDIR/check.out tty --check --as Network_Game /usr/games/number
 	wait_pane "Which ports" || return
@@ -310,6 +310,12 @@ content() {
 		fail "4123 not granted: $(cat "$BATS_TEST_TMPDIR/check.out")"
 	grep -qx 'Network_Game.ports=4123 (typed at the terminal)' "$BATS_TEST_TMPDIR/check.out" ||
 		fail "no source line: $(cat "$BATS_TEST_TMPDIR/check.out")"
+	# The fbac set the error suggests, pasted: no question, no error.
+	run --separate-stderr "$FBAC" set /usr/games/number Network_Game.ports=4124
+	[[ $status -eq 0 ]] || fail "fbac set: $stderr" || return
+	typed --check --as Network_Game /usr/games/number </dev/null
+	[[ $status -eq 0 ]] || fail "after fbac set: $stderr" || return
+	grep -q '^  tcp connect: .*4124' <<<"$output" || fail "4124 not granted: $output"
 }
 
 # ---------------------------------------------------------------------------

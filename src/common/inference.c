@@ -385,6 +385,7 @@ void infer_program(const char *typed, const char *exe, char *const *argv,
 	base = strrchr(typed, '/') ? strrchr(typed, '/') + 1 : typed;
 	snprintf(ip->typed, sizeof(ip->typed), "%s", base);
 	snprintf(ip->exe, sizeof(ip->exe), "%s", exe);
+	snprintf(ip->cmd, sizeof(ip->cmd), "%s", strchr(typed, '/') ? exe : typed);
 	if (!realpath(exe, ip->real) || streq(ip->real, exe))
 		ip->real[0] = 0;
 	find_interpreter(ip);

@@ -33,6 +33,9 @@ struct infer_path {
 
 struct infer_program {
 	char typed[NAME_MAX + 1]; /* the name as typed, without a directory */
+	/* How to name the program again from anywhere (fbac set): as typed,
+	 * or its absolute path when it was typed with a '/'. */
+	char cmd[PATH_MAX];
 	char exe[PATH_MAX], real[PATH_MAX];
 	/* A script's interpreter ("#!/bin/sh": /bin/sh and its real path
 	 * /usr/bin/dash), which must be allowed to start; "" when none. */

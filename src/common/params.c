@@ -553,7 +553,7 @@ missing:
 	return log_error(-EINVAL,
 			 "missing argument '%s' of '%s': nothing to infer it from and no default; run with -D %s.%s=VALUE, or save one with 'fbac set %s %s.%s=VALUE'",
 			 prm->name, f->name, f->name, prm->name,
-			 c->out->program, f->name, prm->name);
+			 c->out->cmd, f->name, prm->name);
 }
 
 int params_fill(const struct params_input *in, struct params *out)
@@ -575,6 +575,7 @@ int params_fill(const struct params_input *in, struct params *out)
 		c.prot = prot;
 	app = find_app(in->lib, in->ip);
 	out->program = app ? app->name : in->ip->names[0];
+	out->cmd = in->ip->cmd[0] ? in->ip->cmd : out->program;
 	set = find_settings(in->lib, out->program, in->ip);
 	/* The command line's own values come first, as given. */
 	for (size_t i = 0; i < in->n_defs; i++) {

@@ -34,8 +34,9 @@ struct params {
 	const char *lookups[FBAC_MAX_DEFINES];
 	uint32_t lookup_ops[FBAC_MAX_DEFINES];
 	size_t n_lookups;
-	/* The name saved settings are kept under (fbac set). */
-	const char *program;
+	/* The name saved settings are kept under (fbac set), and the
+	 * program as fbac set takes it (for messages). */
+	const char *program, *cmd;
 	bool asked; /* a value was typed at the terminal */
 };
 

@@ -63,7 +63,7 @@ static void print_lines(FILE *f, const char *prefix, const struct params *p)
 	params_print(f, prefix, p);
 	if (p->n_lines)
 		fprintf(f, "%skeep a value with 'fbac set %s TYPE.PARAM=VALUE'\n",
-			prefix, p->program);
+			prefix, p->cmd);
 }
 
 static int encode_lines(void *ctx, void **buf, size_t *len)

@@ -36,6 +36,6 @@ int show_for_values(const struct layers *l, const char *program,
 	printf("values for '%s' (%s) as %s:\n", program, exe, f->name);
 	params_print(stdout, "  ", pp);
 	printf("  (the other parameters take their defaults; keep a value with 'fbac set %s %s.PARAM=VALUE')\n",
-	       pp->program, f->name);
+	       pp->cmd, f->name);
 	return 0;
 }
