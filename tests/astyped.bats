@@ -241,6 +241,13 @@ content() {
 
 @test "the first run prints each value and its source, later runs do not, -v and --check do" {
 	printf 'some text\n' >"$W/notes.txt"
+	# -q prints nothing, and the next run is still the first.
+	typed -q --as Text_Viewer head -n1 notes.txt
+	clean || return
+	[[ -z $stderr ]] || fail "-q printed: $stderr" || return
+	typed --as Text_Viewer head -n1 notes.txt
+	clean || return
+	grep -q "^fbac: Text_Viewer.files=$W/notes.txt" "$ERR" || fail "not shown after -q: $(cat "$ERR")" || return
 	typed --as Text_Viewer cat notes.txt
 	clean
 	[[ $output == "some text" ]] || fail "output: $output"

@@ -384,10 +384,10 @@ static int run(struct options *o)
 		log_error(-ENOMEM, "out of memory");
 		goto out;
 	}
-	/* Where the values came from: on the first run with these inputs,
-	 * with -v and with --check. */
-	show = o->n_as &&
-	       (o->verbosity > 0 || o->check || as_values_unseen(&l, &sc));
+	/* Where the values came from: on the first run of the program with
+	 * these --as (not with -q), with -v and with --check. */
+	show = o->n_as && (o->verbosity > 0 || o->check ||
+			   (o->verbosity == 0 && as_values_unseen(&l, &sc)));
 	/* Inputs all unchanged: the stack as compiled then, and the library
 	 * only if a denial wants suggestions. */
 	if (stack_cache_load(&sc, compile_flags, &st) == 0) {
