@@ -455,6 +455,9 @@ expect_library() {
 		printf x >"$CACHE/stack-old$i.cache"
 		touch -d "$((100 - i)) minutes ago" "$CACHE/stack-old$i.cache"
 	done
+	# What --as printed for a stack goes with it.
+	printf x >"$CACHE/values-old0.cache"
+	printf x >"$CACHE/values-old69.cache"
 	age
 	srun --as Text_Viewer true
 	expect_policy compiled
@@ -462,6 +465,8 @@ expect_library() {
 		fail "$(find "$CACHE" -name 'stack-*.cache' | wc -l) kept"
 	[[ ! -e $CACHE/stack-old0.cache && ! -e $CACHE/stack-old6.cache ]] || fail "an old one stayed"
 	[[ -e $CACHE/stack-old7.cache && -e $CACHE/stack-old69.cache ]] || fail "a newer one went"
+	[[ ! -e $CACHE/values-old0.cache && -e $CACHE/values-old69.cache ]] ||
+		fail "the values of an evicted stack stayed, or a kept one's went"
 	srun --as Text_Viewer true
 	expect_policy cached
 }

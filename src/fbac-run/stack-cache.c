@@ -289,6 +289,9 @@ static void evict(const char *path)
 				o = i;
 		snprintf(p, sizeof(p), "%s/%s", dir, old[o].name);
 		(void)unlink(p);
+		/* The values printed for it (as-values.c) go with it. */
+		snprintf(p, sizeof(p), "%s/values-%.16s", dir, old[o].name + 6);
+		(void)unlink(p);
 		old[o] = old[--k];
 	}
 	free(old);
