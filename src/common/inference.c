@@ -134,55 +134,92 @@ static void take_named(struct infer_program *ip)
 		try_list(ip, dfd, pkg, true);
 }
 
+/* Whether list file name holds one of the program's names (python3.11-
+ * minimal for python3, openssh-client for ssh) or the name of its folder
+ * when that is not bin or sbin: read those first. */
+static bool likely(const struct infer_program *ip, const char *name,
+		   const char *folder)
+{
+	for (size_t i = 0; i < ip->n_names; i++)
+		if (strlen(ip->names[i]) >= 3 && strstr(name, ip->names[i]))
+			return true;
+	/* /usr/games/quiz: bsdgames. */
+	return folder[0] && strstr(name, folder);
+}
+
+/* Read one list; true when it names the program (then taken). */
+static bool scan_one(struct infer_program *ip, int dfd, const char *name,
+		     char **buf, size_t *cap)
+{
+	_cleanup_close_ int fd = openat(dfd, name, O_RDONLY | O_CLOEXEC);
+	struct stat st;
+	ssize_t got;
+	char *colon;
+
+	if (fd < 0 || fstat(fd, &st) < 0 || st.st_size <= 0 ||
+	    st.st_size > 64 * 1024 * 1024)
+		return false;
+	if ((size_t)st.st_size > *cap) {
+		char *nb = realloc(*buf, (size_t)st.st_size);
+
+		if (!nb)
+			return false;
+		*buf = nb;
+		*cap = (size_t)st.st_size;
+	}
+	got = read(fd, *buf, (size_t)st.st_size);
+	if (got <= 0 || !list_names(*buf, (size_t)got, ip->exe, ip->real))
+		return false;
+	snprintf(ip->package, sizeof(ip->package), "%.*s",
+		 (int)(strlen(name) - 5), name);
+	if ((colon = strchr(ip->package, ':')))
+		*colon = 0;
+	take_dirs(ip, ip->package, *buf, (size_t)got);
+	return true;
+}
+
+static int list_file(const struct dirent *e)
+{
+	size_t n = strlen(e->d_name);
+
+	return n > 5 && !strcmp(e->d_name + n - 5, ".list");
+}
+
 /* Every list (firefox is firefox-esr's, cat coreutils'): what dpkg -S
- * does, without starting it. */
+ * does, without starting it; the likely ones first. One buffer for all:
+ * read(2) costs less than a mapping a list. */
 static void scan_packages(struct infer_program *ip)
 {
 	_cleanup_close_ int dfd = open(DPKG_INFO, O_RDONLY | O_DIRECTORY |
 							 O_CLOEXEC);
 	_cleanup_free_ char *buf = NULL;
+	struct dirent **list = NULL;
 	size_t cap = 0;
-	DIR *d;
-	struct dirent *e;
+	int n;
 
-	if (dfd < 0)
-		return;
-	d = opendir(DPKG_INFO);
-	if (!d)
-		return;
-	/* One buffer for all: read(2) costs less than a mapping a list. */
-	while (!ip->package[0] && (e = readdir(d))) {
-		size_t n = strlen(e->d_name);
-		_cleanup_close_ int fd = -1;
-		struct stat st;
-		ssize_t got;
+	char folder[NAME_MAX + 1] = "";
+	const char *slash = strrchr(ip->exe, '/');
 
-		if (n < 6 || strcmp(e->d_name + n - 5, ".list"))
-			continue;
-		fd = openat(dfd, e->d_name, O_RDONLY | O_CLOEXEC);
-		if (fd < 0 || fstat(fd, &st) < 0 || st.st_size <= 0 ||
-		    st.st_size > 64 * 1024 * 1024)
-			continue;
-		if ((size_t)st.st_size > cap) {
-			char *nb = realloc(buf, (size_t)st.st_size);
+	if (slash && slash > ip->exe) {
+		const char *start = slash - 1;
 
-			if (!nb)
-				break;
-			buf = nb;
-			cap = (size_t)st.st_size;
-		}
-		got = read(fd, buf, (size_t)st.st_size);
-		if (got > 0 && list_names(buf, (size_t)got, ip->exe, ip->real)) {
-			char *colon;
-
-			snprintf(ip->package, sizeof(ip->package), "%.*s",
-				 (int)(n - 5), e->d_name);
-			if ((colon = strchr(ip->package, ':')))
-				*colon = 0;
-			take_dirs(ip, ip->package, buf, (size_t)got);
-		}
+		while (start > ip->exe && *start != '/')
+			start--;
+		snprintf(folder, sizeof(folder), "%.*s",
+			 (int)(slash - start - 1), start + 1);
+		if (!strcmp(folder, "bin") || !strcmp(folder, "sbin") ||
+		    strlen(folder) < 3)
+			folder[0] = 0;
 	}
-	closedir(d);
+	if (dfd < 0 || (n = scandir(DPKG_INFO, &list, list_file, NULL)) < 0)
+		return;
+	for (int pass = 0; pass < 2 && !ip->package[0]; pass++)
+		for (int i = 0; i < n && !ip->package[0]; i++)
+			if (likely(ip, list[i]->d_name, folder) == (pass == 0))
+				scan_one(ip, dfd, list[i]->d_name, &buf, &cap);
+	for (int i = 0; i < n; i++)
+		free(list[i]);
+	free(list);
 }
 
 static void add_name(struct infer_program *ip, const char *name)
