@@ -222,6 +222,9 @@ static int link_lib(struct fbac_library *lib, struct fbac_diag *diag,
 	for (size_t i = 0; i < lib->n_apps; i++)
 		link_includes(lib, lib->apps[i]->grants,
 			      lib->apps[i]->n_grants);
+	for (size_t i = 0; i < lib->n_settings; i++)
+		link_includes(lib, lib->settings[i]->values,
+			      lib->settings[i]->n_values);
 	return dup ? -EINVAL : 0;
 }
 
@@ -244,6 +247,19 @@ const char *fbac_library_closest(const struct fbac_library *lib,
 	for (size_t i = 0; i < lib->n_funcs; i++)
 		if (fbac_spell_better(name, lib->funcs[i]->name, &best))
 			found = lib->funcs[i]->name;
+	return found;
+}
+
+const struct fbac_settings *
+fbac_library_find_settings(const struct fbac_library *lib,
+			   const char *program)
+{
+	const struct fbac_settings *found = NULL;
+
+	for (size_t i = 0; i < lib->n_settings; i++)
+		if (streq(lib->settings[i]->program, program) &&
+		    (!found || lib->settings[i]->layer >= found->layer))
+			found = lib->settings[i];
 	return found;
 }
 

@@ -44,6 +44,8 @@ struct pending {
 	size_t n_prot, cap_prot;
 	bool metadata_banned;
 	struct fbac_mark metadata_ban_mark;
+	struct fbac_settings **sets;
+	size_t n_sets, cap_sets;
 };
 
 struct loader {
@@ -834,6 +836,45 @@ static int parse_application(struct loader *ld, const struct fbac_ynode *doc)
 	return 0;
 }
 
+/* 'settings: PROGRAM': values saved with fbac set for that program. */
+static int parse_program_settings(struct loader *ld,
+				  const struct fbac_ynode *doc)
+{
+	static const char *const keys[] = { "fbac", "settings",
+					    "functionalities", NULL };
+	struct fbac_settings *s;
+	const struct fbac_ynode *v;
+	int r;
+
+	if ((r = check_keys(ld, doc, "settings", keys)) < 0)
+		return r;
+	s = fbac_arena_alloc(ld->arena, sizeof(*s));
+	if (!s)
+		return -ENOMEM;
+	s->layer = ld->layer;
+	v = fbac_ymap_get(doc, "settings");
+	if ((r = expect_text(ld, v, "'settings'")) < 0)
+		return r;
+	if (!app_name_ok(v->value))
+		return fbac_diag_at(
+			ld->diag, &v->mark, -EINVAL,
+			"invalid program name '%s' (expected lower case letters, digits and '._+-')",
+			v->value);
+	s->program = v->value;
+	s->mark = v->mark;
+	if ((r = required(ld, doc, "functionalities", "settings", &v)) < 0)
+		return r;
+	if ((r = parse_includes(ld, v, "'functionalities'", &s->values,
+				&s->n_values)) < 0)
+		return r;
+	r = fbac_arena_grow(ld->arena, (void **)&ld->p.sets, &ld->p.cap_sets,
+			    ld->p.n_sets + 1, sizeof(s));
+	if (r < 0)
+		return r;
+	ld->p.sets[ld->p.n_sets++] = s;
+	return 0;
+}
+
 static int parse_protected(struct loader *ld, const struct fbac_ynode *doc)
 {
 	static const char *const keys[] = { "fbac", "protected", NULL };
@@ -920,7 +961,8 @@ static int parse_protected(struct loader *ld, const struct fbac_ynode *doc)
  * layer forbids visible system-wide so). A layer cannot make metadata
  * visible for every program: that is each policy's choice.
  */
-static int parse_settings(struct loader *ld, const struct fbac_ynode *doc)
+static int parse_layer_settings(struct loader *ld,
+				const struct fbac_ynode *doc)
 {
 	static const char *const keys[] = { "fbac", "settings", NULL };
 	static const char *const item_keys[] = { "metadata", NULL };
@@ -948,6 +990,23 @@ static int parse_settings(struct loader *ld, const struct fbac_ynode *doc)
 		ld->p.metadata_ban_mark = mark;
 	}
 	return 0;
+}
+
+/*
+ * Two documents share the key 'settings': with a program's name, the
+ * values fbac set saved for it; with a mapping, the layer's own settings.
+ */
+static int parse_settings(struct loader *ld, const struct fbac_ynode *doc)
+{
+	const struct fbac_ynode *v = fbac_ymap_get(doc, "settings");
+
+	if (v && v->kind == FBAC_Y_MAP)
+		return parse_layer_settings(ld, doc);
+	if (v && v->kind != FBAC_Y_SCALAR)
+		return fbac_diag_at(
+			ld->diag, &v->mark, -EINVAL,
+			"'settings' must be a program's name (values saved with fbac set) or a mapping (the layer's settings)");
+	return parse_program_settings(ld, doc);
 }
 
 static int parse_document(struct loader *ld, const struct fbac_ydoc *d)
@@ -1053,8 +1112,14 @@ static int commit(struct fbac_library *lib, struct pending *p,
 	int r;
 
 	if (lib->n_funcs + p->n_funcs > FBAC_MAX_FUNCTIONALITIES ||
-	    lib->n_apps + p->n_apps > FBAC_MAX_APPLICATIONS)
+	    lib->n_apps + p->n_apps > FBAC_MAX_APPLICATIONS ||
+	    lib->n_settings + p->n_sets > FBAC_MAX_APPLICATIONS)
 		return -E2BIG;
+	r = fbac_arena_grow(lib->arena, (void **)&lib->settings,
+			    &lib->cap_settings, lib->n_settings + p->n_sets,
+			    sizeof(void *));
+	if (r < 0)
+		return r;
 	r = fbac_arena_grow(lib->arena, (void **)&lib->funcs, &lib->cap_funcs,
 			    lib->n_funcs + p->n_funcs, sizeof(void *));
 	if (r < 0)
@@ -1078,6 +1143,10 @@ static int commit(struct fbac_library *lib, struct pending *p,
 	if (p->n_prot)
 		memcpy(lib->protected + lib->n_protected, p->prot,
 		       p->n_prot * sizeof(*p->prot));
+	if (p->n_sets)
+		memcpy(lib->settings + lib->n_settings, p->sets,
+		       p->n_sets * sizeof(void *));
+	lib->n_settings += p->n_sets;
 	lib->n_funcs += p->n_funcs;
 	lib->n_apps += p->n_apps;
 	lib->n_protected += p->n_prot;

@@ -118,6 +118,20 @@ struct fbac_application {
 	unsigned layer;
 };
 
+/*
+ * A user's saved parameter values for one program ('fbac set'): the
+ * functionalities with their arguments, used by 'fbac-run --as' where
+ * the command line sets nothing. Values, not a policy: they grant
+ * nothing on their own.
+ */
+struct fbac_settings {
+	const char *program; /* application name or executable name */
+	struct fbac_include *values;
+	size_t n_values;
+	struct fbac_mark mark;
+	unsigned layer;
+};
+
 struct fbac_protected {
 	const struct fbac_ynode *path;
 	uint32_t allow; /* operations broad rules may still grant */
@@ -155,6 +169,8 @@ struct fbac_library {
 	bool metadata_banned;
 	struct fbac_mark metadata_ban_mark;
 	unsigned metadata_ban_layer;
+	struct fbac_settings **settings;
+	size_t n_settings, cap_settings;
 	size_t n_files;
 	bool linked;
 	/* Arenas files were parsed into elsewhere (fbac_library_adopt). */
@@ -259,6 +275,11 @@ fbac_library_find(const struct fbac_library *lib, const char *name);
 const struct fbac_application *
 fbac_library_find_app(const struct fbac_library *lib, unsigned layer,
 		      const char *name_or_exe);
+
+/* The saved settings for program (the last layer's), or NULL. */
+const struct fbac_settings *
+fbac_library_find_settings(const struct fbac_library *lib,
+			   const char *program);
 
 /*
  * Static checks of one functionality or application that need the whole

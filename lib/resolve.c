@@ -827,6 +827,52 @@ static int executables(struct resolver *rs, const char *name,
 	return 0;
 }
 
+/* The exact paths a program given --as may look up (resolve.h). */
+static int lookups(struct resolver *rs, const char *name,
+		   const struct fbac_resolve_input *in, unsigned layer)
+{
+	static const struct fbac_mark cli = { "<command line>", 0, 0 };
+	const uint32_t allowed = FBAC_OP_BIT(FBAC_OP_FILE_GETATTR) |
+				 FBAC_OP_BIT(FBAC_OP_DIR_READ);
+	const char *chain = fbac_arena_printf(rs->a, "%s (folders looked up)",
+					      name);
+	char norm[FBAC_MAX_PATH];
+	const char *why;
+	int r;
+
+	if (!chain)
+		return -ENOMEM;
+	for (size_t i = 0; i < in->n_lookups; i++) {
+		struct fbac_origin *o = fbac_arena_alloc(rs->a, sizeof(*o));
+		struct fbac_rule *rule;
+
+		if (!o)
+			return -ENOMEM;
+		o->chain = chain;
+		o->mark = cli;
+		o->layer = layer;
+		if (fbac_path_normalize(in->lookups[i], norm, sizeof(norm),
+					&why) < 0)
+			return fbac_diag_at(rs->diag, &o->mark, -EINVAL,
+					    "folder '%s': %s", in->lookups[i],
+					    why);
+		if (fbac_has_wildcard(norm) || !in->lookup_ops[i] ||
+		    (in->lookup_ops[i] & ~allowed))
+			return fbac_diag_at(rs->diag, &o->mark, -EINVAL,
+					    "folder '%s': only a look-up of an exact path",
+					    norm);
+		if ((r = add_rule(rs, &rule)) < 0)
+			return r;
+		rule->kind = FBAC_PRIV_PATH;
+		rule->ops = in->lookup_ops[i];
+		rule->pattern = fbac_arena_strdup(rs->a, norm);
+		rule->origin = o;
+		if (!rule->pattern)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
 /* Whether two frames of the same functionality got the same arguments. */
 static bool same_values(const struct fbac_functionality *f,
 			const struct fbac_value *a, const struct fbac_value *b)
@@ -1100,6 +1146,10 @@ int fbac_resolve(const struct fbac_resolve_input *in,
 	    (r = executables(&rs, in->root_name ? in->root_name : "--as",
 			     in->executables, NULL, in->n_executables,
 			     in->layer)) < 0)
+		return r;
+	if (!in->app && in->n_lookups &&
+	    (r = lookups(&rs, in->root_name ? in->root_name : "--as", in,
+			 in->layer)) < 0)
 		return r;
 	if ((r = root_metadata(&rs, used)) < 0)
 		return r;

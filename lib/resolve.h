@@ -106,6 +106,12 @@ struct fbac_resolve_input {
 	 * started (as an application's executables may). */
 	const char *const *executables;
 	size_t n_executables;
+	/* With grants: paths the program may look up (FBAC_OP_BIT()s in
+	 * lookup_ops, each rule on the exact path): the folders above the
+	 * ones inferred from its command line (fbac-run --as). */
+	const char *const *lookups;
+	const uint32_t *lookup_ops;
+	size_t n_lookups;
 	const struct fbac_define *defines;
 	size_t n_defines;
 	/* When given (n_defines entries), defines used are marked here and

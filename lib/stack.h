@@ -40,6 +40,10 @@ struct fbac_stack_input {
 	/* With grants: the program's executable paths (granted execute). */
 	const char *const *executables;
 	size_t n_executables;
+	/* With grants: exact paths to look up (fbac_resolve_input). */
+	const char *const *lookups;
+	const uint32_t *lookup_ops;
+	size_t n_lookups;
 	const struct fbac_define *defines; /* not applied to the admin layer */
 	size_t n_defines;
 	unsigned compile_flags; /* FBAC_COMPILE_* for every entry */

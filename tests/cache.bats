@@ -111,7 +111,8 @@ expect_library() {
 	age
 	mkdir -p "$HOME/docs"
 	echo hello >"$HOME/docs/a"
-	vrun cat "$HOME/docs/a"
+	# --no-infer: the file named on the command line is not granted.
+	vrun --no-infer cat "$HOME/docs/a"
 	[[ $status -ne 0 ]] || fail "read outside Text_Viewer's folders"
 	vrun true
 	expect_library "$NFILES" ""
@@ -120,7 +121,7 @@ expect_library() {
 		"$LIB/functionalities/applications.yaml" || fail "Text_Viewer changed: adjust this test"
 	sed -i "s|^    default: \[\"\$XDG_DOCUMENTS_DIR\", \"\$XDG_DOWNLOAD_DIR\"\]\$|    default: [\"$HOME/docs\"]|" \
 		"$LIB/functionalities/applications.yaml"
-	vrun cat "$HOME/docs/a"
+	vrun --no-infer cat "$HOME/docs/a"
 	expect_status 0
 	[[ $output == hello ]] || fail "read through the edited default: $output"
 	expect_library "$((NFILES - 1))" " (written)"
@@ -320,27 +321,28 @@ expect_library() {
 	echo A >"$HOME/a/f"
 	echo B >"$HOME/b/f"
 	age
-	# A parameter: the policy of one value is never the other's.
-	srun --as Text_Viewer -D Text_Viewer.files="$HOME/a" cat "$HOME/a/f"
+	# A parameter: the policy of one value is never the other's
+	# (--no-infer: the file named is not granted, nor part of the key).
+	srun --as Text_Viewer --no-infer -D Text_Viewer.files="$HOME/a" cat "$HOME/a/f"
 	expect_status 0
-	srun --as Text_Viewer -D Text_Viewer.files="$HOME/a" cat "$HOME/b/f"
+	srun --as Text_Viewer --no-infer -D Text_Viewer.files="$HOME/a" cat "$HOME/b/f"
 	[[ $status -ne 0 ]] || fail "read b with the policy for a"
 	expect_policy cached
-	srun --as Text_Viewer -D Text_Viewer.files="$HOME/b" cat "$HOME/b/f"
+	srun --as Text_Viewer --no-infer -D Text_Viewer.files="$HOME/b" cat "$HOME/b/f"
 	expect_status 0
 	[[ $output == B ]] || fail "read b: $output"
 	expect_policy compiled
 	# A variable: Text_Viewer's default folders are the user's documents.
 	printf 'XDG_DOCUMENTS_DIR="$HOME/a"\n' >"$HOME/.config/user-dirs.dirs"
 	age
-	srun --as Text_Viewer cat "$HOME/a/f"
+	srun --as Text_Viewer --no-infer cat "$HOME/a/f"
 	expect_status 0
 	expect_policy compiled
-	srun --as Text_Viewer cat "$HOME/a/f"
+	srun --as Text_Viewer --no-infer cat "$HOME/a/f"
 	expect_status 0
 	expect_policy cached
 	printf 'XDG_DOCUMENTS_DIR="$HOME/b"\n' >"$HOME/.config/user-dirs.dirs"
-	srun --as Text_Viewer cat "$HOME/a/f"
+	srun --as Text_Viewer --no-infer cat "$HOME/a/f"
 	[[ $status -ne 0 ]] || fail "read a after the documents moved to b"
 	expect_policy compiled
 	# A file of a layer: a user-layer functionality grants a.
@@ -353,18 +355,18 @@ expect_library() {
 		  - access: [file_read, file_getattr]
 		    paths: ["$HOME/a/f"]
 	EOF
-	srun --as Text_Viewer --as Mine cat "$HOME/a/f"
+	srun --as Text_Viewer --as Mine --no-infer cat "$HOME/a/f"
 	expect_status 0
 	expect_policy compiled-not-cached
 	age
-	srun --as Text_Viewer --as Mine cat "$HOME/a/f"
+	srun --as Text_Viewer --as Mine --no-infer cat "$HOME/a/f"
 	expect_status 0
 	expect_policy compiled
-	srun --as Text_Viewer --as Mine cat "$HOME/a/f"
+	srun --as Text_Viewer --as Mine --no-infer cat "$HOME/a/f"
 	expect_status 0
 	expect_policy cached
 	sed -i "s|$HOME/a/f|$HOME/b/f|" "$FBAC_USER_DIR/mine.yaml"
-	srun --as Text_Viewer --as Mine cat "$HOME/a/f"
+	srun --as Text_Viewer --as Mine --no-infer cat "$HOME/a/f"
 	[[ $status -ne 0 ]] || fail "read a after the layer stopped granting it"
 	expect_policy compiled-not-cached
 	# A new file in a layer, even one that changes nothing.
@@ -429,13 +431,13 @@ expect_library() {
 	mkdir -p "$HOME/other"
 	echo o >"$HOME/other/f"
 	age
-	srun --as Text_Viewer -D Text_Viewer.files="$HOME/docs" cat "$HOME/other/f"
+	srun --as Text_Viewer --no-infer -D Text_Viewer.files="$HOME/docs" cat "$HOME/other/f"
 	[[ $status -ne 0 ]] || fail "read outside the policy"
 	expect_policy compiled
 	local first
 	first=$(printf '%s\n' "${stderr_lines[@]}" | grep '^fbac: denied file_read')
 	[[ $first == *"; granted by "* ]] || fail "no suggestion: $first"
-	srun --as Text_Viewer -D Text_Viewer.files="$HOME/docs" cat "$HOME/other/f"
+	srun --as Text_Viewer --no-infer -D Text_Viewer.files="$HOME/docs" cat "$HOME/other/f"
 	[[ $status -ne 0 ]] || fail "read outside the cached policy"
 	expect_policy cached
 	# The supervisor read the library for it, from inside its domain.
@@ -453,6 +455,9 @@ expect_library() {
 		printf x >"$CACHE/stack-old$i.cache"
 		touch -d "$((100 - i)) minutes ago" "$CACHE/stack-old$i.cache"
 	done
+	# What --as printed for a stack goes with it.
+	printf x >"$CACHE/values-old0.cache"
+	printf x >"$CACHE/values-old69.cache"
 	age
 	srun --as Text_Viewer true
 	expect_policy compiled
@@ -460,6 +465,8 @@ expect_library() {
 		fail "$(find "$CACHE" -name 'stack-*.cache' | wc -l) kept"
 	[[ ! -e $CACHE/stack-old0.cache && ! -e $CACHE/stack-old6.cache ]] || fail "an old one stayed"
 	[[ -e $CACHE/stack-old7.cache && -e $CACHE/stack-old69.cache ]] || fail "a newer one went"
+	[[ ! -e $CACHE/values-old0.cache && -e $CACHE/values-old69.cache ]] ||
+		fail "the values of an evicted stack stayed, or a kept one's went"
 	srun --as Text_Viewer true
 	expect_policy cached
 }

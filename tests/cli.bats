@@ -787,7 +787,7 @@ assert v == [
 	err_contains "missing command"
 	run --separate-stderr "$FBAC" frobnicate
 	expect_status 2
-	has_err_line "fbac: unknown command 'frobnicate' (expected list, show, check or explain)"
+	has_err_line "fbac: unknown command 'frobnicate' (expected list, show, check, explain, set or unset)"
 	run --separate-stderr "$FBAC" --no-such-option list
 	expect_status 2
 	run --separate-stderr "$FBAC" -P

@@ -243,6 +243,9 @@ $expect"
 
 # Protected paths
 @test "invalid: protected-relative" { check_invalid protected-relative; }
+@test "invalid: settings-key" { check_invalid settings-key; }
+@test "invalid: settings-name" { check_invalid settings-name; }
+@test "invalid: settings-param" { check_invalid settings-param; }
 
 # ---------------------------------------------------------------------------
 # Valid files

@@ -20,6 +20,7 @@
 #include "denial-log.h"
 #include "describe.h"
 #include "filter.h"
+#include "as-values.h"
 #include "landlock.h"
 #include "launch.h"
 #include "layers.h"
@@ -44,6 +45,7 @@ enum {
 	OPT_SUPERVISE_ALL,
 	OPT_FULL,
 	OPT_YES,
+	OPT_NO_INFER,
 };
 
 const char *argp_program_version = "fbac-run " FBAC_VERSION;
@@ -60,7 +62,7 @@ struct options {
 	const char *log;
 	const char *output; /* --learn: the proposal's file */
 	int verbosity;
-	bool check, full, best_effort, supervise_all, bad;
+	bool check, full, best_effort, supervise_all, no_infer, bad;
 	bool yes;	  /* --learn: save the proposal without questions */
 	bool learn_empty; /* learning a program no policy names */
 	char **command;
@@ -72,6 +74,9 @@ static const struct argp_option options[] = {
 	  0 },
 	{ "define", 'D', "FUNC.PARAM=VALUE", 0,
 	  "Set a parameter of a granted functionality", 0 },
+	{ "no-infer", OPT_NO_INFER, NULL, 0,
+	  "With --as: take values from -D, fbac set, the program's policy and the defaults only, nothing from the program itself",
+	  0 },
 	{ "profile", 'p', "FILE", 0, "Load FILE as an extra policy layer", 0 },
 	{ "profile-dir", 'P', "DIR", 0, "Load DIR as an extra policy layer", 0 },
 	{ "mode", 'm', "MODE", 0,
@@ -164,6 +169,9 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
 		return 0;
 	case OPT_SUPERVISE_ALL:
 		o->supervise_all = true;
+		return 0;
+	case OPT_NO_INFER:
+		o->no_infer = true;
 		return 0;
 	case OPT_BEST_EFFORT:
 		o->best_effort = true;
@@ -263,24 +271,37 @@ static int find_program(const char *name, char *out, size_t size)
 
 static int build_stack(struct options *o, struct layers *l, const char *exe,
 		       struct fbac_include *grants, unsigned compile_flags,
+		       const struct params *pp, const struct infer_program *ip,
 		       struct fbac_stack *st)
 {
 	struct fbac_stack_input si = {
 		.lib = l->lib, .env = &l->env, .trusted_env = &l->trusted_env,
 		.program = exe, .grants = grants, .n_grants = o->n_as,
-		.defines = o->defs, .n_defines = o->n_defs,
+		.defines = pp ? pp->defs : o->defs,
+		.n_defines = pp ? pp->n_defs : o->n_defs,
 		.compile_flags = compile_flags,
 	};
 	struct fbac_diag d = { 0 };
 	char real[PATH_MAX];
-	const char *exes[2] = { exe, NULL };
+	const char *exes[4] = { exe, NULL };
+	size_t n_exes = 1;
 	int r;
 
-	/* The program named on the command line may be started. */
+	/* The program named on the command line may be started, and the
+	 * interpreter of a script (inference.c). */
 	if (realpath(exe, real) && strcmp(real, exe))
-		exes[1] = real;
+		exes[n_exes++] = real;
+	if (ip && ip->interp[0])
+		exes[n_exes++] = ip->interp;
+	if (ip && ip->interp_real[0])
+		exes[n_exes++] = ip->interp_real;
 	si.executables = exes;
-	si.n_executables = exes[1] ? 2 : 1;
+	si.n_executables = n_exes;
+	if (pp) {
+		si.lookups = pp->lookups;
+		si.lookup_ops = pp->lookup_ops;
+		si.n_lookups = pp->n_lookups;
+	}
 	r = fbac_stack_build(&si, st, &d);
 	if (r == -ENOENT && realpath(exe, real) && strcmp(real, exe)) {
 		fbac_diag_clear(&d);
@@ -421,6 +442,9 @@ static int run(struct options *o)
 	const char *sup_reads[FBAC_MAX_LAYERS + 1];
 	size_t n_reads;
 	struct layers l;
+	_cleanup_free_ struct infer_program *ip = NULL;
+	struct params pp = { .arena = NULL };
+	bool show = false;
 	char exe[PATH_MAX], missing[512], learn_log[PATH_MAX] = "";
 	char cwd[PATH_MAX];
 	int abi, r, status = 0, ret = EXIT_FBAC, nested = 0;
@@ -459,16 +483,45 @@ static int run(struct options *o)
 		return EXIT_FBAC;
 	/* The gaps only explain: printed by -n, never decided by. */
 	compile_flags = o->check ? 0 : FBAC_COMPILE_NO_GAPS;
+	/* --as: what the program tells of itself fills the parameters;
+	 * read before the cache key, which it is part of. */
+	if (o->n_as) {
+		if (!(ip = malloc(sizeof(*ip)))) {
+			log_error(-ENOMEM, "out of memory");
+			goto out;
+		}
+		infer_program(o->command[0], exe, o->command, &l.env,
+			      !o->no_infer, ip);
+		if (o->verbosity > 0)
+			fprintf(stderr, "fbac: inferred from the program in %.1f ms%s\n",
+				ip->ms, ip->disabled ? " (--no-infer: its identity only)" : "");
+	}
 	if (!nested && stack_cache_key(&sc, &l, exe, o->as, o->n_as, o->defs,
-				       o->n_defs) < 0) {
+				       o->n_defs, ip) < 0) {
 		log_error(-ENOMEM, "out of memory");
 		goto out;
 	}
+	/* Where the values came from: on the first run of the program with
+	 * these --as (not with -q), with -v and with --check. */
+	show = o->n_as && (o->verbosity > 0 || o->check ||
+			   (o->verbosity == 0 && as_values_unseen(&l, &sc)));
 	/* Inputs all unchanged: the stack as compiled then, and the library
 	 * only if a denial wants suggestions. */
 	if (!nested && stack_cache_load(&sc, compile_flags, &st) == 0) {
 		lazy.lo = &lo;
 		lazy.l = &l;
+		if (show && as_values_print_cached(&l, &sc, ip,
+						   o->check ? stdout : stderr,
+						   o->check ? "" : "fbac: ") < 0) {
+			lazy.tried = true;
+			lazy.loaded = layers_finish(&lo, &l) == 0;
+			if (lazy.loaded)
+				as_values_fill(&l, o->as, o->n_as, o->defs,
+					       o->n_defs, ip, true,
+					       o->check ? stdout : stderr,
+					       o->check ? "" : "fbac: ", &sc,
+					       &pp);
+		}
 	} else {
 		if (layers_finish(&lo, &l) < 0) {
 			log_error(0, "refusing to run: the profiles have errors (see above, or 'fbac check')");
@@ -498,7 +551,19 @@ static int run(struct options *o)
 		 * nothing once the cache is warm). */
 		if (!o->check && !nested)
 			prefetch_store_start(l.prefetch);
-		if (build_stack(o, &l, exe, grants, compile_flags, &st) < 0)
+		if (o->n_as) {
+			if (as_values_fill(&l, o->as, o->n_as, o->defs,
+					   o->n_defs, ip, show,
+					   o->check ? stdout : stderr,
+					   o->check ? "" : "fbac: ", &sc,
+					   &pp) < 0)
+				goto out;
+			/* A value typed at the terminal is not in the key. */
+			if (pp.asked)
+				sc.usable = false;
+		}
+		if (build_stack(o, &l, exe, grants, compile_flags,
+				o->n_as ? &pp : NULL, ip, &st) < 0)
 			goto out;
 	}
 	if (st.n * 2 > FBAC_MAX_LAYERS) {
@@ -754,6 +819,7 @@ out:
 	landlock_close(prog_rulesets, ARRAY_SIZE(prog_rulesets));
 	landlock_extra_free(extras, ARRAY_SIZE(extras));
 	fbac_stack_clear(&st);
+	params_free(&pp);
 	stack_cache_done(&sc);
 	layers_free(&l);
 	return ret;

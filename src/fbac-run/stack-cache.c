@@ -134,7 +134,8 @@ static void walk(struct stack_cache *sc, int at, const char *name,
 
 int stack_cache_key(struct stack_cache *sc, const struct layers *l,
 		    const char *exe, const char *const *as, size_t n_as,
-		    const struct fbac_define *defs, size_t n_defs)
+		    const struct fbac_define *defs, size_t n_defs,
+		    const struct infer_program *ip)
 {
 	struct fbac_blob_out *o = &sc->key;
 	uint64_t self[CACHE_KEY_WORDS];
@@ -165,13 +166,19 @@ int stack_cache_key(struct stack_cache *sc, const struct layers *l,
 	fbac_blob_put_u32(o, (uint32_t)n_as);
 	for (size_t i = 0; i < n_as; i++)
 		put_s(o, as[i]);
+	put_s(&sc->seen_key, exe);
+	for (size_t i = 0; i < n_as; i++)
+		put_s(&sc->seen_key, as[i]);
 	fbac_blob_put_u32(o, (uint32_t)n_defs);
 	for (size_t i = 0; i < n_defs; i++) {
 		put_s(o, defs[i].func);
 		put_s(o, defs[i].param);
 		put_s(o, defs[i].value);
 	}
-	if (o->err == -ENOMEM)
+	fbac_blob_put_u8(o, ip != NULL);
+	if (ip)
+		infer_key(ip, o);
+	if (o->err == -ENOMEM || sc->seen_key.err == -ENOMEM)
 		return -ENOMEM;
 	if (o->err || o->len > FBAC_SCACHE_MAX_KEY)
 		sc->usable = false;
@@ -282,6 +289,9 @@ static void evict(const char *path)
 				o = i;
 		snprintf(p, sizeof(p), "%s/%s", dir, old[o].name);
 		(void)unlink(p);
+		/* The values printed for it (as-values.c) go with it. */
+		snprintf(p, sizeof(p), "%s/values-%.16s", dir, old[o].name + 6);
+		(void)unlink(p);
 		old[o] = old[--k];
 	}
 	free(old);
@@ -303,4 +313,6 @@ void stack_cache_done(struct stack_cache *sc)
 {
 	free(sc->key.p);
 	sc->key = (struct fbac_blob_out){ 0 };
+	free(sc->seen_key.p);
+	sc->seen_key = (struct fbac_blob_out){ 0 };
 }

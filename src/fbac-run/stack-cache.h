@@ -10,12 +10,15 @@
 #include <stdbool.h>
 
 #include "blob.h"
+#include "inference.h"
 #include "layers.h"
 #include "resolve.h"
 #include "stack.h"
 
 struct stack_cache {
 	struct fbac_blob_out key; /* the inputs, spelt out */
+	/* The program and the --as list alone (the first-run marker). */
+	struct fbac_blob_out seen_key;
 	bool usable;		  /* every input was read: the key is whole */
 	bool racy;		  /* an input changed within the last second */
 	char path[4096];	  /* "" without a cache */
@@ -27,12 +30,14 @@ struct stack_cache {
  * variables (the caller's and the trusted ones), every layer directory
  * walked as the loader walks it with the identity of each entry (device,
  * inode, size, times, mode, owner), the program (as named and canonical),
- * --as and -D. Return: 0 (sc->usable false when something could not be
+ * --as and -D, and what was inferred from the program for --as (ip, NULL
+ * without --as). Return: 0 (sc->usable false when something could not be
  * read, so that nothing is cached) or -ENOMEM.
  */
 int stack_cache_key(struct stack_cache *sc, const struct layers *l,
 		    const char *exe, const char *const *as, size_t n_as,
-		    const struct fbac_define *defs, size_t n_defs);
+		    const struct fbac_define *defs, size_t n_defs,
+		    const struct infer_program *ip);
 
 /* The stack cached under the key into *st, compiled with flags
  * (FBAC_COMPILE_*). Return: 0, or -errno (no usable cache: build the

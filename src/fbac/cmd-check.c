@@ -194,6 +194,29 @@ int cmd_check(struct global *g, int argc, char **argv)
 			}
 			bad += (unsigned)try_compile(&seen, &ri);
 		}
+		/* Saved values ('fbac set'): names and types, each
+		 * functionality on its own, missing ones filled. */
+		for (size_t i = 0; i < l.lib->n_settings; i++) {
+			const struct fbac_settings *s = l.lib->settings[i];
+
+			for (size_t k = 0; k < s->n_values; k++) {
+				struct fbac_resolve_input ri = {
+					.lib = l.lib, .env = &l.env,
+					.trusted_env = &l.trusted_env,
+					.root_name = s->program,
+					.grants = &s->values[k], .n_grants = 1,
+					.placeholders = true, .layer = s->layer,
+				};
+				struct fbac_diag d = { 0 };
+
+				if ((r = fbac_check_include(l.lib, &s->values[k], false,
+							    &d)) < 0) {
+					bad += (unsigned)report_once(&seen, r, &d);
+					continue;
+				}
+				bad += (unsigned)try_compile(&seen, &ri);
+			}
+		}
 	}
 	if (!o.quiet && !bad)
 		printf("%zu files, %zu functionalities, %zu applications: no problems\n",

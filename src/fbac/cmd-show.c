@@ -8,8 +8,10 @@
 #include "output.h"
 #include "summary.h"
 
+enum { OPT_FULL = 0x100 };
+
 struct show_opts {
-	const char *name;
+	const char *name, *program;
 	struct fbac_define defs[FBAC_MAX_DEFINES];
 	size_t n_defs;
 	bool bad, full;
@@ -18,8 +20,11 @@ struct show_opts {
 static const struct argp_option options[] = {
 	{ "define", 'D', "[FUNC.]PARAM=VALUE", 0,
 	  "Set a parameter (lists: comma-separated)", 0 },
-	{ "full", 'f', NULL, 0,
+	{ "full", OPT_FULL, NULL, 0,
 	  "Print the whole tree, every rule with its origin, every kernel rule and what the supervisor decides, instead of a summary",
+	  0 },
+	{ "for", 'f', "PROGRAM", 0,
+	  "Fill the parameters as fbac-run --as NAME PROGRAM would, and say where each value comes from",
 	  0 },
 	{ 0 }
 };
@@ -34,6 +39,9 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
 			o->bad = true;
 		return 0;
 	case 'f':
+		o->program = arg;
+		return 0;
+	case OPT_FULL:
 		o->full = true;
 		return 0;
 	case ARGP_KEY_ARG:
@@ -120,6 +128,7 @@ int cmd_show(struct global *g, int argc, char **argv)
 	size_t n_force = 0;
 	int replaced = -1;
 	struct layers l;
+	struct params pp = { .arena = NULL };
 	int r, ret = EXIT_DENIED_OR_INVALID;
 
 	if (argp_parse(&argp, argc, argv, 0, NULL, &o) != 0 || o.bad)
@@ -156,6 +165,18 @@ int cmd_show(struct global *g, int argc, char **argv)
 	ri.trusted_env = &l.trusted_env;
 	ri.defines = o.defs;
 	ri.n_defines = o.n_defs;
+	if (o.program && !f) {
+		log_error(0, "--for needs a functionality, not the application '%s'",
+			  o.name);
+		ret = EXIT_FAILURE_USAGE;
+		goto out;
+	}
+	if (o.program) {
+		if (show_for_values(&l, o.program, f, o.defs, o.n_defs, &pp) < 0)
+			goto out;
+		ri.defines = pp.defs;
+		ri.n_defines = pp.n_defs;
+	}
 	if (f) {
 		inc.name = f->name;
 		inc.mark = (struct fbac_mark){ "<command line>", 0, 0 };
@@ -220,6 +241,7 @@ int cmd_show(struct global *g, int argc, char **argv)
 out:
 	fbac_resolved_free(res);
 	fbac_policy_free(pol);
+	params_free(&pp);
 	layers_free(&l);
 	return ret;
 }

@@ -7,6 +7,7 @@
 
 #include "describe.h"
 #include "layers.h"
+#include "params.h"
 #include "policy.h"
 #include "stack.h"
 
@@ -33,6 +34,18 @@ int cmd_unwrap(struct global *g, int argc, char **argv);
 int cmd_aliases(struct global *g, int argc, char **argv);
 int cmd_learn(struct global *g, int argc, char **argv);
 int cmd_log(struct global *g, int argc, char **argv);
+int cmd_set(struct global *g, int argc, char **argv);
+int cmd_unset(struct global *g, int argc, char **argv);
+
+/*
+ * fbac show --for PROGRAM: fill pp with the values fbac-run --as f->name
+ * PROGRAM would use (defs first), and print them with their sources.
+ * Return: 0 or -errno (printed).
+ */
+int show_for_values(const struct layers *l, const char *program,
+		    const struct fbac_functionality *f,
+		    const struct fbac_define *defs, size_t n_defs,
+		    struct params *pp);
 
 /* The order of fbac list: high-level first, then by category and name
  * (qsort on an array of functionality pointers). */

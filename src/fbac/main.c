@@ -28,6 +28,8 @@ static const char doc[] =
 	"  aliases    shell aliases that run programs confined\n"
 	"  learn      propose a policy from fbac-run --learn logs\n"
 	"  log        read the denials of every run (the per-user log)\n"
+	"  set        save parameter values for 'fbac-run --as TYPE PROGRAM'\n"
+	"  unset      remove saved values\n"
 	"\nRun 'fbac COMMAND --help' for a command's options. See fbac(1).";
 
 static const struct argp_option options[] = {
@@ -82,6 +84,8 @@ int main(int argc, char **argv)
 		{ "aliases", cmd_aliases },
 		{ "learn", cmd_learn },
 		{ "log", cmd_log },
+		{ "set", cmd_set },
+		{ "unset", cmd_unset },
 	};
 	struct argp argp = { options, parse_opt, "COMMAND [ARG...]", doc,
 			     NULL, NULL, NULL };
@@ -103,7 +107,7 @@ int main(int argc, char **argv)
 			return cmds[i].fn(&g, argc - s.cmd_index,
 					  argv + s.cmd_index);
 		}
-	log_error(0, "unknown command '%s' (expected list, show, check or explain)",
+	log_error(0, "unknown command '%s' (expected list, show, check, explain, set or unset)",
 		  cmd);
 	return EXIT_FAILURE_USAGE;
 }

@@ -711,6 +711,45 @@ static void test_checks(void)
 	fbac_library_free(lib);
 }
 
+/* Settings documents ('fbac set'): parsed, linked, the last layer's. */
+static void test_settings(void)
+{
+	struct fbac_library *lib = fbac_library_new();
+	const struct fbac_settings *st;
+
+	fbac_library_add_layer(lib, FBAC_LAYER_LIBRARY, "library", NULL);
+	is_int(load_text(lib, "f.yaml", FUNC("Saved"), &d), 0, "a functionality");
+	is_int(load_text(lib, "a.yaml",
+			 "fbac: 1\nsettings: vim\nfunctionalities:\n"
+			 "  - Saved: {dir: /a}\n", &d),
+	       0, "settings in the library layer");
+	fbac_library_add_layer(lib, FBAC_LAYER_USER, "user", NULL);
+	is_int(load_text(lib, "u.yaml",
+			 "fbac: 1\nsettings: vim\nfunctionalities:\n"
+			 "  - Saved: {dir: [/u, /v]}\n", &d),
+	       0, "settings for the same program in the user's layer");
+	is_int(fbac_library_link(lib, &d), 0, "linked");
+	st = fbac_library_find_settings(lib, "vim");
+	ok(st && streq(st->mark.file, "u.yaml"), "the last layer's are found");
+	ok(st && st->n_values == 1 && st->values[0].target &&
+		   streq(st->values[0].target->name, "Saved"),
+	   "their functionality is linked");
+	ok(st && st->values[0].n_args == 1 &&
+		   st->values[0].arg_values[0]->kind == FBAC_Y_SEQ,
+	   "with its argument as written");
+	ok(!fbac_library_find_settings(lib, "nano"), "none for another program");
+	is_int(lib->n_apps, 0, "settings are not application policies");
+	fbac_library_free(lib);
+
+	load_fails("fbac: 1\nsettings: vim\n", -EINVAL, 1, 1,
+		   "required key 'functionalities'", "settings without values");
+	load_fails("fbac: 1\nsettings: vim\nfunctionalities: []\nexecutables: [/x]\n",
+		   -EINVAL, 4, 1, "unknown key 'executables'",
+		   "settings are no application policy");
+	load_fails("fbac: 1\nsettings: vim\napplication: vim\nfunctionalities: []\n",
+		   -EINVAL, 2, 1, "cannot be both", "one kind a document");
+}
+
 static void test_diamond(void)
 {
 	enum { LEVELS = 30 };
@@ -1020,8 +1059,13 @@ static void test_metadata(void)
 		   "settings cannot make metadata visible");
 	load_fails("fbac: 1\nsettings:\n  metdata: mediated\n", -EINVAL, 3, 3,
 		   "unknown key 'metdata' in 'settings'", "unknown settings key");
-	load_fails("fbac: 1\nsettings: mediated\n", -EINVAL, 2, 11,
-		   "'settings' must be a mapping", "settings as a scalar");
+	/* A scalar names a program whose values fbac set saved. */
+	load_fails("fbac: 1\nsettings: mediated\n", -EINVAL, 1, 1,
+		   "settings lacks the required key 'functionalities'",
+		   "settings as a scalar: a program's saved values");
+	load_fails("fbac: 1\nsettings: [mediated]\n", -EINVAL, 2, 11,
+		   "'settings' must be a program's name (values saved with fbac set) or a mapping (the layer's settings)",
+		   "settings as a list");
 	load_fails("fbac: 1\nsettings: {}\nextra: 1\n", -EINVAL, 3, 1,
 		   "unknown key 'extra' in a settings document",
 		   "unknown key beside settings");
@@ -1047,6 +1091,7 @@ int main(void)
 	test_duplicates();
 	test_checks();
 	test_diamond();
+	test_settings();
 	test_parsed();
 	return done_testing();
 }

@@ -1266,6 +1266,54 @@ static void test_metadata(void)
 	res = fbac_resolved_free(res);
 }
 
+/* --as: exact paths to look up (the folders of the command line). */
+static void test_lookups(void)
+{
+	static const char *const texts[] = { reader_text, NULL };
+	const char *paths[] = { "/home/u/work", "/home/u" };
+	const uint32_t ops[] = { FBAC_OP_BIT(FBAC_OP_FILE_GETATTR) |
+					 FBAC_OP_BIT(FBAC_OP_DIR_READ),
+				 FBAC_OP_BIT(FBAC_OP_FILE_GETATTR) };
+	struct fbac_include inc = { .name = "Reader" };
+	const struct fbac_define def = { "Reader", "dir", "/srv" };
+	struct fbac_resolve_input in = {
+		.root_name = "--as", .grants = &inc, .n_grants = 1,
+		.lookups = paths, .lookup_ops = ops, .n_lookups = 2,
+		.defines = &def, .n_defines = 1,
+	};
+	struct fbac_resolved *res = NULL;
+	const struct fbac_rule *r;
+
+	if (!setup(texts))
+		return;
+	inc.target = fbac_library_find(lib, "Reader");
+	if (!ok(inc.target != NULL, "Reader is there"))
+		return;
+	is_int(resolve_in(&in, &res), 0, "looked-up folders resolve");
+	r = find_rule(res, "/home/u/work");
+	ok(r && r->ops == ops[0] && r->origin &&
+		   streq(r->origin->chain, "--as (folders looked up)"),
+	   "the working directory: getattr and listing, its origin named");
+	r = find_rule(res, "/home/u");
+	ok(r && r->ops == ops[1], "a folder above: getattr only");
+	res = fbac_resolved_free(res);
+	{
+		const char *wild[] = { "/home/*" };
+		const uint32_t read[] = { FBAC_OP_BIT(FBAC_OP_FILE_READ) };
+
+		in.lookups = wild;
+		in.n_lookups = 1;
+		is_int(resolve_in(&in, &res), -EINVAL, "no wildcard");
+		res = fbac_resolved_free(res);
+		in.lookups = paths;
+		in.lookup_ops = read;
+		is_int(resolve_in(&in, &res), -EINVAL, "no other operation than a look-up");
+		ok(strstr(d.msg, "only a look-up of an exact path") != NULL,
+		   "said so: %s", d.msg);
+		res = fbac_resolved_free(res);
+	}
+}
+
 int main(void)
 {
 	plan_no_plan();
@@ -1284,6 +1332,7 @@ int main(void)
 	test_net();
 	test_protected_and_placeholders();
 	test_metadata();
+	test_lookups();
 	fbac_library_free(lib);
 	fbac_arena_free(env_arena);
 	return done_testing();
