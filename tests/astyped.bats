@@ -92,7 +92,9 @@ clean() {
 		fail "exit status $status, expected 0"
 		return
 	fi
-	no_denial
+	# Each check must fail the test: called in 'clean || return', no
+	# errexit holds inside.
+	no_denial || return
 	key_unread
 }
 
@@ -706,6 +708,29 @@ red_shot() {
 	printf '%s\n' "$stderr" >"$ERR"
 	clean || return
 	red_shot "$uh/Downloads/shot.png"
+}
+
+# A new user's home: no ~/.cache yet, no XDG_RUNTIME_DIR (su, ssh without a
+# login manager), a document opened as a file:// URL. GLib then puts dconf's
+# runtime file in ~/.cache/dconf, which Desktop_Theme grants.
+# bats test_tags=as:Web_Browser
+@test "firefox --as Web_Browser (uid 65534): a file:// document in a fresh home without XDG_RUNTIME_DIR" {
+	need_commands firefox-esr /usr/bin/convert-im6.q16
+	require_unprivileged
+	mkdir -p "$H/Downloads" "$H/Documents"
+	printf 'Buy milk.\n' >"$H/Documents/notes.txt"
+	local uh
+	uh=$(unprivileged_home)
+	rm -rf "$uh/.cache"
+	touch -a -d 2000-01-01 "$uh/.ssh/id_rsa"
+	KEY_HOME=$uh
+	run --separate-stderr run_unprivileged env -u XDG_RUNTIME_DIR timeout "$BROWSER_TIMEOUT" \
+		"$FBAC_RUN" --as Web_Browser firefox --headless \
+		--screenshot "$uh/Downloads/notes.png" "file://$uh/Documents/notes.txt"
+	printf '%s\n' "$stderr" >"$ERR"
+	clean || return
+	[[ -s $uh/Downloads/notes.png ]] || fail "no screenshot"
+	[[ $stderr != *"dconf"* ]] || fail "dconf complained: $stderr"
 }
 
 # Chromium's own sandbox cannot start under fbac-run (tests/apps-gui.bats):

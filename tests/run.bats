@@ -1495,6 +1495,26 @@ unpriv() {
 	[[ $stderr != *"fbac: denied "*" '$UT/pub2"* ]] || fail "denials: $stderr"
 }
 
+@test "unprivileged: mkdir and ln -s in a folder the user may not write are the kernel's EACCES, not a denial" {
+	require_unprivileged
+	local uh
+	uh=$(unprivileged_home)
+	UT=$uh/t
+	LOG=$uh/events.jsonl
+	# /usr/lib is root's: uid 65534 may not write there, whatever fbac says.
+	run --separate-stderr unpriv Read=/usr/lib -- mkdir /usr/lib/fbac-test-dir
+	expect_status 1
+	err_has "Permission denied"
+	[[ $stderr != *"fbac: denied"* ]] || { show_run; fail "a denial line"; }
+	run --separate-stderr unpriv Read=/usr/lib -- ln -s x /usr/lib/fbac-test-link
+	expect_status 1
+	[[ $stderr != *"fbac: denied"* ]] || { show_run; fail "a denial line"; }
+	# In its own folder, the policy answers, with a line.
+	run --separate-stderr unpriv Read="$UT" -- mkdir "$UT/pub/new"
+	expect_status 1
+	denied dir_mkdir "$UT/pub/new" mkdir
+}
+
 @test "unprivileged: chmod of a root-owned folder is the kernel's EPERM, not a denial" {
 	require_unprivileged
 	local uh

@@ -53,6 +53,20 @@ static int resolve_entry(struct call *c, int dirfd, uint64_t path,
 		resolved_close(r);
 		return -EEXIST;
 	}
+	/*
+	 * A directory the program may not write by its permissions: the
+	 * kernel refuses it EACCES anyway, so the refusal is not ours and
+	 * gets no denial line (Chromium tries mkdir in /usr/lib/chromium at
+	 * every start). The answer is the same EACCES either way. Only with
+	 * the program's own credentials and no capability on either side,
+	 * as fbac-run drops them before it starts the program.
+	 */
+	if (faccessat(r->parent_fd, "", W_OK | X_OK,
+		      AT_EMPTY_PATH | AT_EACCESS) < 0 &&
+	    errno == EACCES && target_has_our_creds(c->tid)) {
+		resolved_close(r);
+		return -EACCES;
+	}
 	if (!decide_path(c, op, r->path)) {
 		resolved_close(r);
 		return -EACCES;

@@ -202,6 +202,21 @@ bool target_kernel_refuses_owner_op(pid_t tid, uid_t owner)
 	return strtoull(caps, NULL, 16) == 0 && (uid_t)fsuid != owner;
 }
 
+bool target_has_our_creds(pid_t tid)
+{
+	char uids[128], gids[128], caps[64];
+	unsigned long r, e, sv, fsuid, fsgid;
+
+	if (status_field(tid, "Uid", uids, sizeof(uids)) < 0 ||
+	    status_field(tid, "Gid", gids, sizeof(gids)) < 0 ||
+	    status_field(tid, "CapEff", caps, sizeof(caps)) < 0 ||
+	    sscanf(uids, "%lu %lu %lu %lu", &r, &e, &sv, &fsuid) != 4 ||
+	    sscanf(gids, "%lu %lu %lu %lu", &r, &e, &sv, &fsgid) != 4)
+		return false;
+	return strtoull(caps, NULL, 16) == 0 && (uid_t)fsuid == geteuid() &&
+	       (gid_t)fsgid == getegid();
+}
+
 pid_t target_tgid(pid_t tid)
 {
 	char v[64];

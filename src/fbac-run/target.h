@@ -38,6 +38,12 @@ pid_t target_tgid(pid_t tid);
  * it has no effective capability. False when that cannot be read.
  */
 bool target_kernel_refuses_owner_op(pid_t tid, uid_t owner);
+/*
+ * Whether tid acts with our filesystem uid and gid and, like us, with no
+ * effective capability: then what the kernel lets us do to a file, by its
+ * permissions, is what it lets tid do. False when that cannot be read.
+ */
+bool target_has_our_creds(pid_t tid);
 /* The umask of tid, or the default 022 when it cannot be read. */
 mode_t target_umask(pid_t tid);
 
