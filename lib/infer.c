@@ -30,19 +30,29 @@ int fbac_infer_list_child(const char *buf, size_t len, const char *dir,
 			  const char *const *names, size_t n, char *out,
 			  size_t size)
 {
+	/* A program's settings under /etc may be one file named after it
+	 * (/etc/wgetrc, /etc/s-nail.rc, /etc/NAME.conf). */
+	static const char *const etc_suffixes[] = { "", "rc", ".rc", ".conf" };
+	bool etc = !strcmp(dir, "/etc");
 	char path[4096];
 
-	for (size_t i = 0; i < n; i++) {
-		if (!names[i][0] || strchr(names[i], '/') ||
-		    snprintf(path, sizeof(path), "%s/%s", dir, names[i]) >=
-			    (int)sizeof(path) ||
-		    !fbac_infer_list_has(buf, len, path))
-			continue;
-		if (strlen(names[i]) >= size)
-			return -ENAMETOOLONG;
-		memcpy(out, names[i], strlen(names[i]) + 1);
-		return 0;
-	}
+	for (size_t s = 0; s < (etc ? ARRAY_SIZE(etc_suffixes) : 1); s++)
+		for (size_t i = 0; i < n; i++) {
+			int l;
+
+			if (!names[i][0] || strchr(names[i], '/'))
+				continue;
+			l = snprintf(path, sizeof(path), "%s/%s%s", dir,
+				     names[i], etc_suffixes[s]);
+			if (l >= (int)sizeof(path) ||
+			    !fbac_infer_list_has(buf, len, path))
+				continue;
+			if (strlen(path + strlen(dir) + 1) >= size)
+				return -ENAMETOOLONG;
+			memcpy(out, path + strlen(dir) + 1,
+			       strlen(path + strlen(dir) + 1) + 1);
+			return 0;
+		}
 	return -ENOENT;
 }
 

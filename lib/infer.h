@@ -22,7 +22,8 @@ bool fbac_infer_list_has(const char *buf, size_t len, const char *path);
  * The first of names (n of them) for which buf lists dir/NAME, copied to
  * out: the folder of the program's own in dir ("/usr/lib/firefox-esr"
  * for the names firefox, firefox-esr; never another package's folder
- * that happens to be listed, such as /usr/lib/mime). Return: 0, -ENOENT,
+ * that happens to be listed, such as /usr/lib/mime); under /etc, failing
+ * a folder, a file NAMErc, NAME.rc or NAME.conf. Return: 0, -ENOENT,
  * or -ENAMETOOLONG.
  */
 int fbac_infer_list_child(const char *buf, size_t len, const char *dir,

@@ -626,7 +626,11 @@ LogLevel ERROR
 CFG
 	background sshd /usr/sbin/sshd -D -e -f "$d/sshd_config"
 	wait_port "$port" || return
-	typed --as SSH_Client ssh -p "$port" -i ~/.ssh/test_key -o IdentitiesOnly=yes \
+	# ssh finds ~ in the password database, not $HOME: as root here that
+	# is /root, not the test's home. With -F it neither reads nor makes
+	# ~/.ssh there, and the known hosts go to the test's home.
+	printf 'UserKnownHostsFile %s\n' "$H/.ssh/known_hosts" >"$H/.ssh/config"
+	typed --as SSH_Client ssh -F "$H/.ssh/config" -p "$port" -i "$H/.ssh/test_key" -o IdentitiesOnly=yes \
 		-o StrictHostKeyChecking=accept-new -o BatchMode=yes root@127.0.0.1 'echo remote-$((6*7))'
 	clean || return
 	[[ $output == remote-42 ]] || fail "ssh output: $output"

@@ -46,6 +46,22 @@ static void test_list(void)
 				     out, 4), -ENAMETOOLONG, "a name too long for out");
 	is_int(fbac_infer_list_child(list, strlen(list), "/usr", bad, 1, out,
 				     sizeof(out)), -ENOENT, "a name with a '/' is refused");
+	{
+		static const char wget[] = "/.\n/etc\n/etc/wgetrc\n/usr/bin/wget";
+		static const char nail[] = "/etc\n/etc/s-nail.rc\n/usr/bin/s-nail";
+		static const char *const w[] = { "wget" }, *const sn[] = { "s-nail" };
+
+		is_int(fbac_infer_list_child(wget, strlen(wget), "/etc", w, 1,
+					     out, sizeof(out)), 0,
+		       "a settings file of /etc named after the program");
+		is_str(out, "wgetrc", "NAMErc");
+		is_int(fbac_infer_list_child(nail, strlen(nail), "/etc", sn, 1,
+					     out, sizeof(out)), 0, "NAME.rc");
+		is_str(out, "s-nail.rc", "NAME.rc, whole");
+		is_int(fbac_infer_list_child(wget, strlen(wget), "/usr/lib", w,
+					     1, out, sizeof(out)), -ENOENT,
+		       "only under /etc");
+	}
 }
 
 static void short_name(const char *in, const char *want)
