@@ -10,8 +10,10 @@
  * weight for each of its rules that no access used: writing in the home
  * directory weighs most, reading system files next to nothing; reaching
  * a protected path the run did not touch is carved out, at a cost. One
- * high-level functionality comes first (the most covered for its cost),
- * then greedy cover picks building blocks by new accesses per cost until
+ * high-level functionality comes first: among those that fit the run,
+ * the one that what the system says the program is (the hints: its
+ * desktop entry, its package) names most strongly, else the most covered
+ * for its cost; then greedy cover picks building blocks by new accesses per cost until
  * none pays for itself; what is left becomes raw privileges
  * (propose-raw.c), and protected accesses are shown apart.
  */
@@ -85,6 +87,23 @@ static struct fbac_obs *copy_obs(struct ctx *c, const struct fbac_obs *o)
 	    (o->q.host && !(copy->q.host = fbac_arena_strdup(c->a, o->q.host))))
 		return NULL;
 	return copy;
+}
+
+/* How strongly the hints name f, and the first hint's reason. */
+static unsigned hint_weight(const struct fbac_propose_input *in,
+			    const struct fbac_functionality *f,
+			    const char **reason)
+{
+	unsigned w = 0;
+
+	for (size_t i = 0; i < in->n_hints; i++)
+		if (in->hints[i].functionality &&
+		    streq(in->hints[i].functionality, f->name)) {
+			if (!w && reason)
+				*reason = in->hints[i].reason;
+			w += in->hints[i].weight;
+		}
+	return w;
 }
 
 static int take(struct ctx *c, const struct cand *k, const bool *covered_before,
@@ -199,10 +218,12 @@ int fbac_propose(const struct fbac_propose_input *in,
 		struct cand *best = NULL;
 		double best_ratio = 0;
 		double best_gain = 0;
+		unsigned best_hint = 0;
 		_cleanup_free_ bool *before = NULL;
 
 		for (size_t k = 0; k < n_cand; k++) {
 			double gain = 0, ratio;
+			unsigned hint;
 
 			if (!cands[k].valid)
 				continue;
@@ -224,14 +245,25 @@ int fbac_propose(const struct fbac_propose_input *in,
 				ratio = gain - cands[k].cost;
 			if (high_phase && gain < total / 2)
 				continue;
-			/* Ties: high-level first, then by name (stable). */
-			if (!best || ratio > best_ratio + 1e-9 ||
-			    (ratio > best_ratio - 1e-9 && cands[k].f->high_level &&
-			     !best->f->high_level)) {
-				best = &cands[k];
-				best_ratio = ratio;
-				best_gain = gain;
+			/* Among those that fit the run, what the program is
+			 * (the hints) decides; the run's cost only when the
+			 * hints name none of them, or between equal hints. */
+			hint = high_phase ? hint_weight(in, cands[k].f, NULL) : 0;
+			if (best && hint != best_hint) {
+				if (hint < best_hint)
+					continue;
+			} else if (best && !(ratio > best_ratio + 1e-9 ||
+					     (ratio > best_ratio - 1e-9 &&
+					      cands[k].f->high_level &&
+					      !best->f->high_level))) {
+				/* Ties: high-level first, then by name
+				 * (stable). */
+				continue;
 			}
+			best = &cands[k];
+			best_ratio = ratio;
+			best_gain = gain;
+			best_hint = hint;
 		}
 		if (!best && high_phase) {
 			high_phase = false;
@@ -250,6 +282,16 @@ int fbac_propose(const struct fbac_propose_input *in,
 		memcpy(before, covered, (n + 1) * sizeof(*before));
 		if ((r = take(&c, best, before, &p, &cap)) < 0)
 			goto fail;
+		if (best_hint) {
+			const char *why = NULL;
+
+			hint_weight(in, best->f, &why);
+			if (why && !(p.funcs[p.n_funcs - 1].evidence =
+					     fbac_arena_strdup(c.a, why))) {
+				r = -ENOMEM;
+				goto fail;
+			}
+		}
 		for (size_t i = 0; i < n; i++)
 			covered[i] |= best->cov[i] && universe[i];
 		best->valid = false;

@@ -83,6 +83,9 @@ struct fbac_prop_func {
 	size_t n_protected;
 	struct fbac_prop_carve carve[FBAC_MAX_LEARN_CARVE];
 	size_t n_carve;
+	/* For the high-level one chosen by what the system says the program
+	 * is: that reason (a hint's), else NULL. */
+	const char *evidence;
 };
 
 /* A raw privilege: operations on a path or pattern. */
@@ -123,6 +126,16 @@ struct fbac_proposal {
 
 void fbac_proposal_clear(struct fbac_proposal *p);
 
+/* What the system says the program is (fbac new's evidence: its desktop
+ * entry's categories, its package's section and description): a
+ * high-level functionality, how strongly (enum fbac_wizard_weight, summed)
+ * and why. */
+struct fbac_propose_hint {
+	const char *functionality;
+	unsigned weight;
+	const char *reason;
+};
+
 struct fbac_propose_input {
 	const struct fbac_library *lib;
 	const struct fbac_env *env;
@@ -132,6 +145,9 @@ struct fbac_propose_input {
 	/* Accesses the program's current policy allows are left out (NULL:
 	 * propose a whole policy). */
 	const struct fbac_stack *existing;
+	/* What the system says the program is (may be none). */
+	const struct fbac_propose_hint *hints;
+	size_t n_hints;
 };
 
 /*
@@ -140,7 +156,11 @@ struct fbac_propose_input {
  * accesses and the program), a functionality's cost growing with what it
  * grants that the run did not use; one that reaches a protected path the
  * run did not touch is chosen only with that reach carved out (carve[]);
- * then the rest as raw privileges, generalised. Return: 0, -ENOMEM, or a resolution error with diag set.
+ * then the rest as raw privileges, generalised. The high-level one is,
+ * among those that fit the run (cover at least half its weight and pay
+ * for themselves), the one the hints name most strongly; when they name
+ * none that fits, the one that covers most for least.
+ * Return: 0, -ENOMEM, or a resolution error with diag set.
  */
 int fbac_propose(const struct fbac_propose_input *in,
 		 struct fbac_proposal *ret, struct fbac_diag *diag);

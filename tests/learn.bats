@@ -255,7 +255,7 @@ git_task() {
 		{ cat "$P"; fail "no carve-out of ~/.ssh"; }
 }
 
-@test "learn python3: a script that reads a folder and posts it to a loopback port" {
+@test "learn python3: a script that reads a folder and posts it to a loopback port, Script_Interpreter" {
 	need_commands /usr/bin/python3
 	start_http "$BATS_TEST_TMPDIR"
 	for i in 1 2 3 4 5; do printf 'row %s\n' "$i" >"$H/data/f$i.txt"; done
@@ -276,6 +276,11 @@ EOF
 	[[ $output == 200 && $(cat "$BATS_TEST_TMPDIR/posted") == *"row 5"* ]] || { show_run; fail "not posted"; }
 	key_denied python3
 	shipped_overlap python3 "$P"
+	# Text_Viewer covers as much for less; its package says it is an
+	# interpreter, and the proposal says so.
+	[[ $PROPOSED_HIGH == "$SHIPPED_HIGH" ]] || fail "python3: $PROPOSED_HIGH, shipped $SHIPPED_HIGH"
+	grep -q "^  # chosen for what the program is: its package python3[.0-9]*-minimal is in the section 'python'" "$P" ||
+		{ cat "$P"; fail "no reason for the high-level functionality"; }
 }
 
 @test "learn vim: editing a file (batch mode), File_Editor, then the same edit under the proposal" {
@@ -469,7 +474,7 @@ EOF2
 		{ show_run; fail "the key was not denied"; }
 }
 
-@test "learn firefox-esr: a headless screenshot of a loopback page, then the same under the proposal" {
+@test "learn firefox-esr: a headless screenshot of a loopback page, Web_Browser, then the same under the proposal" {
 	need_commands firefox-esr
 	mkdir -p "$BATS_TEST_TMPDIR/www"
 	printf '<!doctype html><html><body style="background:#00ff00"><h1>learnt</h1></body></html>\n' \
@@ -490,6 +495,11 @@ EOF2
 	[[ $(stat -c %s "$H/Downloads/shot.png") -gt 2048 ]] || fail "no screenshot under the proposal"
 	key_denied firefox-esr
 	shipped_overlap firefox-esr "$P"
+	# Email_Client covers as much for about as little; its desktop entry
+	# says it is a web browser.
+	[[ $PROPOSED_HIGH == "$SHIPPED_HIGH" ]] || fail "firefox-esr: $PROPOSED_HIGH, shipped $SHIPPED_HIGH"
+	grep -q '^  # chosen for what the program is: its desktop entry .* has the category WebBrowser' "$P" ||
+		{ cat "$P"; fail "no reason for the high-level functionality"; }
 }
 
 @test "learning a program no policy names leaves it with none: the empty policy is never cached" {

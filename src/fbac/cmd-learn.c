@@ -312,6 +312,9 @@ int cmd_learn(struct global *g, int argc, char **argv)
 	char canonical[PATH_MAX], name[FBAC_MAX_NAME], dest[PATH_MAX];
 	const char *program;
 	struct learn_view v = { 0 };
+	struct fbac_arena *hints_arena = NULL;
+	const struct fbac_propose_hint *hints = NULL;
+	size_t n_hints = 0;
 	bool interactive;
 	int r, ret = EXIT_FAILURE_USAGE;
 
@@ -367,12 +370,19 @@ int cmd_learn(struct global *g, int argc, char **argv)
 		}
 		fbac_diag_clear(&d);
 	}
+	hints_arena = fbac_arena_new();
+	if (!hints_arena ||
+	    learn_hints(program, hints_arena, &hints, &n_hints) < 0) {
+		log_error(-ENOMEM, "out of memory");
+		goto out;
+	}
 	{
 		struct fbac_propose_input in = {
 			.lib = l.lib, .env = &l.env, .obs = &obs,
 			.program = program,
 			.canonical = strcmp(canonical, program) ? canonical : NULL,
 			.existing = existing.n ? &existing : NULL,
+			.hints = hints, .n_hints = n_hints,
 		};
 
 		r = fbac_propose(&in, &p, &d);
@@ -456,6 +466,7 @@ int cmd_learn(struct global *g, int argc, char **argv)
 	}
 	ret = EXIT_OK;
 out:
+	fbac_arena_free(hints_arena);
 	fbac_stack_clear(&existing);
 	fbac_proposal_clear(&p);
 	fbac_obs_clear(&obs);

@@ -46,6 +46,8 @@ static void show_func(const struct fbac_prop_func *pf)
 		fprintf(stderr, "  covers %zu accesses, e.g. %s %s\n", pf->covers,
 			fbac_op_info(pf->example->q.op)->name,
 			pf->example->q.path ? pf->example->q.path : "(network)");
+	if (pf->evidence)
+		fprintf(stderr, "  chosen for what the program is: %s\n", pf->evidence);
 	for (size_t k = 0; k < pf->n_protected; k++)
 		fprintf(stderr, "  it also grants the protected path %s, which the run used\n",
 			pf->protected_paths[k]);

@@ -134,6 +134,9 @@ void learn_write_items(FILE *f, const struct learn_view *v, int what)
 			} else {
 				fputs("  # chosen in review\n", f);
 			}
+			if (pf->evidence)
+				fprintf(f, "  # chosen for what the program is: %s\n",
+					pf->evidence);
 			for (size_t k = 0; k < pf->n_protected; k++) {
 				fputs("  # it also grants the protected path ", f);
 				learn_yaml_path(f, v->home, pf->protected_paths[k]);

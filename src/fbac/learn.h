@@ -41,6 +41,10 @@ void learn_yaml_path(FILE *f, const char *home, const char *s);
 
 /* Render the view (YAML, checked by loading it, and its summary) into
  * *ret. Return: 0, or -errno (printed). */
+/* What the system says program is (fbac new's evidence), as hints for
+ * fbac_propose, in a. Return: 0 (none when it cannot tell) or -ENOMEM. */
+int learn_hints(const char *program, struct fbac_arena *a,
+		const struct fbac_propose_hint **ret, size_t *n);
 int learn_render(struct global *g, const struct learn_view *v, char **ret);
 /* Load text as a policy file named NAME.yaml with every layer, and
  * compile its application NAME on its own; the summary goes to summary

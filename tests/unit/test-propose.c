@@ -194,12 +194,15 @@ static const char *arg(const struct fbac_prop_func *f, const char *name)
 	return NULL;
 }
 
-static int propose(const char *const (*acc)[2], struct fbac_proposal *p)
+static int propose_hinted(const char *const (*acc)[2],
+			  const struct fbac_propose_hint *hints, size_t n_hints,
+			  struct fbac_proposal *p)
 {
 	struct fbac_observations o;
 	struct fbac_diag d = { 0 };
 	struct fbac_propose_input in = { .lib = lib, .env = &env, .obs = &o,
-					 .program = "/usr/bin/dl" };
+					 .program = "/usr/bin/dl",
+					 .hints = hints, .n_hints = n_hints };
 	int r;
 
 	if (fbac_obs_init(&o) < 0)
@@ -216,6 +219,77 @@ static int propose(const char *const (*acc)[2], struct fbac_proposal *p)
 		diag("propose: %d %s", r, d.msg);
 	fbac_obs_clear(&o);
 	return r;
+}
+
+static int propose(const char *const (*acc)[2], struct fbac_proposal *p)
+{
+	return propose_hinted(acc, NULL, 0, p);
+}
+
+static const char *high(const struct fbac_proposal *p)
+{
+	return p->n_funcs && p->funcs[0].f->high_level ? p->funcs[0].f->name : "";
+}
+
+/* What the system says the program is chooses among the high-level
+ * functionalities that fit the run, and only among those. */
+static void test_hints(void)
+{
+	static const char *const download[][2] = {
+		{ "file_read", "/usr/lib/libc.so.6" },
+		{ "file_read", "/etc/ld.so.cache" },
+		{ "file_create", "/home/u/Downloads/a" },
+		{ "file_write", "/home/u/Downloads/a" },
+		{ "network_outgoing", "tcp:192.0.2.1:443" },
+		{ NULL, NULL },
+	};
+	static const char *const outside[][2] = {
+		{ "file_read", "/usr/lib/libc.so.6" },
+		{ "file_create", "/srv/out/a" },
+		{ "file_write", "/srv/out/a" },
+		{ "file_create", "/srv/out/b" },
+		{ "network_outgoing", "tcp:192.0.2.1:443" },
+		{ NULL, NULL },
+	};
+	static const struct fbac_propose_hint home[] = {
+		{ "Home_Writer", 10, "its desktop entry says so" },
+	};
+	static const struct fbac_propose_hint both[] = {
+		{ "Home_Writer", 5, "its desktop entry" },
+		{ "Downloader", 4, "its package's section" },
+		{ "Downloader", 3, "its description" },
+	};
+	static const struct fbac_propose_hint block[] = {
+		{ "Keys", 10, "not high-level" },
+		{ "No_Such_Thing", 10, "not in the library" },
+	};
+	struct fbac_proposal p = { 0 };
+
+	if (propose(download, &p) == 0) {
+		is_str(high(&p), "Downloader", "no hints: the most covered for least");
+		ok(p.n_funcs && !p.funcs[0].evidence, "no hints: no reason given");
+		fbac_proposal_clear(&p);
+	}
+	if (propose_hinted(download, home, ARRAY_SIZE(home), &p) == 0) {
+		is_str(high(&p), "Home_Writer", "a hint chooses among those that fit");
+		is_str(p.n_funcs ? p.funcs[0].evidence : NULL, "its desktop entry says so",
+		       "with its reason");
+		fbac_proposal_clear(&p);
+	}
+	if (propose_hinted(download, both, ARRAY_SIZE(both), &p) == 0) {
+		is_str(high(&p), "Downloader", "the strongest hints, summed");
+		fbac_proposal_clear(&p);
+	}
+	if (propose_hinted(download, block, ARRAY_SIZE(block), &p) == 0) {
+		is_str(high(&p), "Downloader", "hints naming no high-level functionality: ignored");
+		fbac_proposal_clear(&p);
+	}
+	if (propose_hinted(outside, home, ARRAY_SIZE(home), &p) == 0) {
+		is_str(high(&p), "Downloader",
+		       "a hinted one that covers less than half the run is not chosen");
+		ok(p.n_funcs && !p.funcs[0].evidence, "and no reason is given");
+		fbac_proposal_clear(&p);
+	}
 }
 
 static void test_propose(void)
@@ -289,7 +363,10 @@ int main(void)
 	test_generalize();
 	lib = library_of(texts);
 	if (ok(lib && a && test_env(&env, a) == 0, "library and environment"))
+	{
 		test_propose();
+		test_hints();
+	}
 	fbac_library_free(lib);
 	fbac_arena_free(a);
 	return done_testing();
