@@ -108,8 +108,11 @@ confined() {
 	port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 	new_policy w3m -D "ports=$port"
 	grep -q "^  - Web_Browser: {app_name: \"w3m\", ports: \[$port\]}" "$FBAC_USER_DIR/w3m.yaml"
-	# it runs its helpers through the shell and looks up decompressors
-	grep -q '^  - Spawn_Shell' "$FBAC_USER_DIR/w3m.yaml"
+	# it runs its helpers through the shell and looks up decompressors:
+	# Web_Browser includes Spawn_Shell (browsers' launcher scripts), else
+	# the wizard adds it
+	"$FBAC" show --full w3m | sed -n '/^hierarchy:/,/^[a-z]/p' | grep -q '^ *Spawn_Shell$' ||
+		grep -q '^  - Spawn_Shell' "$FBAC_USER_DIR/w3m.yaml"
 	printf '<html><body><h1>Fruit</h1><p>apple <b>pear</b></p></body></html>\n' \
 		>"$HOME/Documents/page.html"
 	confined w3m -dump page.html

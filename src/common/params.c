@@ -530,7 +530,9 @@ static int fill_param(struct ctx *c, const struct fbac_functionality *f,
 	if (src[0] && (r = add_line(c->out, f->name, prm->name, v.s, src)) < 0)
 		return r;
 	before = v.len;
-	if ((r = add_args(c, f->name, prm, &v)) < 0)
+	/* A -D value is the user's own word for this run: the paths of the
+	 * command line widen every other source, never it. */
+	if (!user && (r = add_args(c, f->name, prm, &v)) < 0)
 		return r;
 	if (v.bad)
 		return log_error(-E2BIG, "value of '%s.%s' longer than %d bytes",
