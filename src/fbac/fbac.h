@@ -33,6 +33,7 @@ int cmd_wrap(struct global *g, int argc, char **argv);
 int cmd_unwrap(struct global *g, int argc, char **argv);
 int cmd_aliases(struct global *g, int argc, char **argv);
 int cmd_learn(struct global *g, int argc, char **argv);
+int cmd_compare(struct global *g, int argc, char **argv);
 int cmd_log(struct global *g, int argc, char **argv);
 int cmd_set(struct global *g, int argc, char **argv);
 int cmd_unset(struct global *g, int argc, char **argv);

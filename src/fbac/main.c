@@ -27,6 +27,7 @@ static const char doc[] =
 	"  unwrap     remove what wrap wrote\n"
 	"  aliases    shell aliases that run programs confined\n"
 	"  learn      propose a policy from fbac-run --learn logs\n"
+	"  compare    how much of what one application policy grants another grants\n"
 	"  log        read the denials of every run (the per-user log)\n"
 	"  set        save parameter values for 'fbac-run --as TYPE PROGRAM'\n"
 	"  unset      remove saved values\n"
@@ -83,6 +84,7 @@ int main(int argc, char **argv)
 		{ "unwrap", cmd_unwrap },
 		{ "aliases", cmd_aliases },
 		{ "learn", cmd_learn },
+		{ "compare", cmd_compare },
 		{ "log", cmd_log },
 		{ "set", cmd_set },
 		{ "unset", cmd_unset },
