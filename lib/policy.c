@@ -1040,3 +1040,24 @@ int fbac_policy_check_signal(const struct fbac_policy *p,
 	v->rule = v->allowed ? "ipc_signal any" : NULL;
 	return 0;
 }
+
+int fbac_policy_query(const struct fbac_policy *p, const struct fbac_query *q,
+		      struct fbac_verdict *v)
+{
+	const struct fbac_op_info *oi = fbac_op_info(q->op);
+
+	if (!oi)
+		return -EINVAL;
+	switch (oi->kind) {
+	case FBAC_KIND_PATH:
+		if (q->path && q->path[0] == '@')
+			return fbac_policy_check_abstract(p, q->op, q->path, v);
+		return fbac_policy_check_path(p, q->op, q->path, v);
+	case FBAC_KIND_NET:
+		return fbac_policy_check_net(p, q->op, q->proto, q->host,
+					     q->port, v);
+	case FBAC_KIND_SIGNAL:
+		return fbac_policy_check_signal(p, v);
+	}
+	return -EINVAL;
+}
