@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Internal to the policy module: policy.c compiles the decision tables
- * and answers queries, plan.c derives the Landlock plan from the tables.
+ * and answers queries, plan.c derives the Landlock plan from the tables,
+ * narrow.c the narrow part of it.
  */
 #ifndef FBAC_PLAN_H
 #define FBAC_PLAN_H
@@ -19,5 +20,17 @@ int fbac_policy_plan(struct fbac_policy *p);
 /* Index of the first path rule whose literal prefix is path[0..len). */
 size_t fbac_policy_lower_bound(const struct fbac_policy *p, const char *path,
 			       size_t len);
+
+/* Fill p->ll.narrow and p->ll.narrow_expand (narrow.c). */
+int narrow_plan(struct fbac_policy *p);
+
+/* What plan.c shares with narrow.c (see there). */
+int cmp_llpath(const void *x, const void *y);
+int push_expand(struct fbac_policy *p, struct fbac_ll_expand **v, size_t *n,
+		const char *dir, const char *glob, const char **holes,
+		size_t n_holes, uint64_t access);
+bool last_component_glob(const char *pattern, size_t plen);
+int holes_below(struct fbac_policy *p, const char *dir, uint32_t bits,
+		bool trees_ok, const char ***holes, size_t *n, bool *simple);
 
 #endif
