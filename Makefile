@@ -173,7 +173,7 @@ FLAGS_STAMP := $(BUILD)/.flags
 BUILD_FLAGS = $(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(ALL_LDFLAGS) $(LDLIBS) \
 	static=$(STATIC_DEPS) \
 	| $(CLANG) $(FUZZ_CPPFLAGS) $(FUZZ_CFLAGS)
-NO_BUILD_GOALS := clean help uninstall lint-man lint-docs
+NO_BUILD_GOALS := clean help uninstall lint-man lint-docs lint-size lint-clang
 ifneq ($(filter-out $(NO_BUILD_GOALS),$(or $(MAKECMDGOALS),all)),)
 OLD_BUILD_FLAGS := $(file <$(FLAGS_STAMP))
 ifneq ($(strip $(OLD_BUILD_FLAGS)),$(strip $(BUILD_FLAGS)))
@@ -184,7 +184,7 @@ endif
 
 # ---------------------------------------------------------------- rules
 .PHONY: all help check check-unit check-bats demo bench test-progs fuzz fuzz-smoke fuzz-build \
-	install uninstall lint-man lint-docs clean
+	install uninstall lint lint-man lint-docs lint-size lint-clang clean
 
 all: $(LIBFBAC) $(PROGRAM_BINS) $(GENERATED_MAN)
 
@@ -355,7 +355,7 @@ fuzz-smoke-run: $(FUZZ_BINS)
 # Tests find the binaries through FBAC_BUILD (see tests/helpers.bash).
 TEST_ENV = FBAC_BUILD="$(abspath $(BUILD))"
 
-check: lint-docs all $(UNIT_BINS) $(PROG_BINS)
+check: lint all $(UNIT_BINS) $(PROG_BINS)
 	$(TEST_ENV) tests/run-all
 	$(MAKE) --no-print-directory fuzz-smoke
 
@@ -415,6 +415,30 @@ lint-man:
 lint-docs:
 	@tests/lint-docs
 
+# What `make check` runs before the tests, and CONTRIBUTING.md's rules that a
+# program can check: the module map, the man pages, the size of files and
+# functions (tests/lint-size, with its ratchet tests/lint-size.allow), and a
+# build with clang, -Werror, in its own tree (gcc's -Werror build is the
+# tree the tests run, unless WERROR=0).
+lint: lint-docs lint-man lint-size lint-clang
+
+lint-size:
+	@tests/lint-size
+
+# Everything C that make check compiles with CC: the programs, the unit tests
+# (run too) and the test programs. Not `all`: the generated man page is the
+# gcc build's to write (make -j check builds both at once).
+CLANG_BUILD := build-clang
+CLANG_GOALS = $(patsubst $(BUILD)/%,$(CLANG_BUILD)/%,$(LIBFBAC) $(PROGRAM_BINS))
+
+lint-clang:
+	@mkdir -p $(CLANG_BUILD)
+	@$(MAKE) --no-print-directory CC=$(CLANG) BUILD=$(CLANG_BUILD) \
+		SANITIZE=0 WERROR=1 $(CLANG_GOALS) check-unit test-progs >$(CLANG_BUILD)/lint.log 2>&1 || \
+		{ grep -E 'error|warning|failed|not ok' $(CLANG_BUILD)/lint.log | head -n 40; \
+		  echo "lint-clang: FAILED (CC=$(CLANG) -Werror; the whole log: $(CLANG_BUILD)/lint.log)"; exit 1; }
+	@echo "lint-clang: $(CLANG) -Werror build and unit tests ok in $(CLANG_BUILD)/"
+
 # ---------------------------------------------------------------- install
 install: all
 	@for p in $(PROGRAMS); do \
@@ -447,22 +471,26 @@ uninstall:
 
 # ---------------------------------------------------------------- misc
 clean:
-	rm -rf build build-san $(filter-out build build-san,$(BUILD))
+	rm -rf build build-san $(CLANG_BUILD) \
+		$(filter-out build build-san,$(BUILD))
 
 help:
 	@echo "targets:"
 	@echo "  all          libfbac.a and the programs ($(or $(PROGRAMS),none yet)) in $(BUILD)/"
-	@echo "  check        build, run tests/run-all (unit + bats), then fuzz-smoke"
+	@echo "  check        lint, build, run tests/run-all (unit + bats), then fuzz-smoke"
 	@echo "  check-unit   build and run the TAP unit tests only"
 	@echo "  check-bats   build and run the bats suites only"
 	@echo "  demo         install missing dependencies, build, run tests/demo.sh"
 	@echo "  bench        build and run bench/ (prints figures, no pass/fail)"
 	@echo "  fuzz         run every fuzzer for FUZZ_SECONDS (default 60)"
 	@echo "  fuzz-smoke   the $(FUZZ_SMOKE_SECONDS)-second fuzz run of make check"
+	@echo "  lint         lint-docs, lint-man, lint-size and lint-clang (run first by check)"
+	@echo "  lint-docs    check that docs/architecture.md names every source file"
 	@echo "  lint-man     check man/*.[157] with groff (and mandoc when installed)"
-	@echo "  lint-docs    check that docs/architecture.md names every source file (run by check)"
+	@echo "  lint-size    at most 600 lines a C file, 120 a function (ratchet: tests/lint-size.allow)"
+	@echo "  lint-clang   build and unit-test with $(CLANG) -Werror in $(CLANG_BUILD)/"
 	@echo "  install      to DESTDIR+PREFIX; uninstall removes the same files"
-	@echo "  clean        remove build/ and build-san/"
+	@echo "  clean        remove build/, build-san/ and $(CLANG_BUILD)/"
 	@echo "options: SANITIZE=1 WERROR=0 STATIC_DEPS=0 V=1 PREFIX= DESTDIR= FUZZ_SECONDS="
 
 -include $(LIB_OBJS:.o=.d) $(COMMON_OBJS:.o=.d) $(UNIT_OBJS:.o=.d) \

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "suggest.h"
+
 /* One parameter of a functionality the stack resolved, and its values. */
 struct candidate {
 	const struct fbac_functionality *f;

@@ -160,4 +160,17 @@ int fbac_policy_check_net(const struct fbac_policy *p, enum fbac_op op,
 int fbac_policy_check_signal(const struct fbac_policy *p,
 			     struct fbac_verdict *v);
 
+/* One operation on one object. */
+struct fbac_query {
+	enum fbac_op op;
+	const char *path; /* path ops: normalised path, or "@name" */
+	enum fbac_proto proto;
+	const char *host; /* net ops: address or name, NULL: unknown */
+	uint16_t port;
+};
+
+/* Decide a query against one policy. Return: 0 or -EINVAL. */
+int fbac_policy_query(const struct fbac_policy *p, const struct fbac_query *q,
+		      struct fbac_verdict *v);
+
 #endif

@@ -8,7 +8,6 @@
 #define FBAC_STACK_H
 
 #include "policy.h"
-#include "suggest.h"
 
 struct fbac_stack_entry {
 	const struct fbac_layer *layer; /* NULL for the command line, and

@@ -6,27 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-int fbac_policy_query(const struct fbac_policy *p, const struct fbac_query *q,
-		      struct fbac_verdict *v)
-{
-	const struct fbac_op_info *oi = fbac_op_info(q->op);
-
-	if (!oi)
-		return -EINVAL;
-	switch (oi->kind) {
-	case FBAC_KIND_PATH:
-		if (q->path && q->path[0] == '@')
-			return fbac_policy_check_abstract(p, q->op, q->path, v);
-		return fbac_policy_check_path(p, q->op, q->path, v);
-	case FBAC_KIND_NET:
-		return fbac_policy_check_net(p, q->op, q->proto, q->host,
-					     q->port, v);
-	case FBAC_KIND_SIGNAL:
-		return fbac_policy_check_signal(p, v);
-	}
-	return -EINVAL;
-}
-
 const char *fbac_suggest_fill_dir(const struct fbac_query *q, char *buf,
 				  size_t size)
 {

@@ -10,15 +10,6 @@
 #include "fbac-limits.h"
 #include "policy.h"
 
-/* One operation on one object. */
-struct fbac_query {
-	enum fbac_op op;
-	const char *path; /* path ops: normalised path, or "@name" */
-	enum fbac_proto proto;
-	const char *host; /* net ops: address or name, NULL: unknown */
-	uint16_t port;
-};
-
 struct fbac_suggestion {
 	const struct fbac_functionality *f;
 	const char *fill; /* value given to its required path parameters */
@@ -34,10 +25,6 @@ struct fbac_suggestion {
  * of that kind. */
 const char *fbac_suggest_value(const struct fbac_query *q, enum fbac_ptype t,
 			       const char *fill_dir, char *buf, size_t size);
-
-/* Decide a query against one policy. Return: 0 or -EINVAL. */
-int fbac_policy_query(const struct fbac_policy *p, const struct fbac_query *q,
-		      struct fbac_verdict *v);
 
 /*
  * The directory whose name fills required path parameters when

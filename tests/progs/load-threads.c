@@ -38,6 +38,7 @@ static pthread_barrier_t start;
 static atomic_long ok, bad, opens, denied_eacces, denied_other, denied_opened;
 static atomic_int problems;
 
+__attribute__((format(printf, 1, 2)))
 static void problem(const char *fmt, ...)
 {
 	va_list ap;

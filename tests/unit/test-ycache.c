@@ -190,11 +190,13 @@ static void test_shipped_profiles(void)
 			if (fbac_profile_parse_file(arena, path, &parsed) < 0 ||
 			    parsed.err)
 				continue;
-			files[n++] = (struct fbac_ycache_file){
+			/* Made-up identities, distinct per file. */
+			files[n] = (struct fbac_ycache_file){
 				fbac_arena_strdup(arena, path),
 				{ n, n + 1, n + 2, n + 3, n + 4 },
 				parsed.docs, parsed.n_docs,
 			};
+			n++;
 		}
 		closedir(d);
 	}

@@ -1,5 +1,0 @@
-build-clang/lib/ops.o: lib/ops.c lib/ops.h lib/macro.h
-
-lib/ops.h:
-
-lib/macro.h:
