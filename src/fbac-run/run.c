@@ -462,7 +462,8 @@ int run(struct options *o)
 		.lo = { .extra_dirs = o->dirs, .n_extra = o->n_dirs,
 			.cache = true },
 		.la = LAUNCH_INIT,
-		.s = { .listener = -1, .root_fd = -1 },
+		.s = { .listener = -1, .root_fd = -1,
+		       .events = { .lock = PTHREAD_MUTEX_INITIALIZER } },
 		.lazy = { .lock = PTHREAD_MUTEX_INITIALIZER },
 	};
 	int ret;
