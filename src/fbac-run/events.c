@@ -20,13 +20,6 @@
 #include "sup.h"
 
 #define MAX_LINES 64	 /* human lines per run; the rest are counted */
-#define MAX_REMEMBERED 512 /* distinct denials remembered for dedup */
-
-/* Receivers decide in parallel; one event is written at a time. */
-static pthread_mutex_t events_mutex = PTHREAD_MUTEX_INITIALIZER;
-static char *remembered[MAX_REMEMBERED];
-static size_t n_remembered;
-static unsigned long suppressed;
 
 static void object_text(const struct fbac_query *q, char *buf, size_t size)
 {
@@ -47,13 +40,13 @@ static void object_text(const struct fbac_query *q, char *buf, size_t size)
 	}
 }
 
-static bool seen_before(const char *key)
+static bool seen_before(struct sup_events *e, const char *key)
 {
-	for (size_t i = 0; i < n_remembered; i++)
-		if (!strcmp(remembered[i], key))
+	for (size_t i = 0; i < e->n_remembered; i++)
+		if (!strcmp(e->remembered[i], key))
 			return true;
-	if (n_remembered < MAX_REMEMBERED)
-		remembered[n_remembered++] = strdup(key);
+	if (e->n_remembered < EVENTS_MAX_REMEMBERED)
+		e->remembered[e->n_remembered++] = strdup(key);
 	return false;
 }
 
@@ -166,20 +159,19 @@ static void human_line(struct call *c, const struct fbac_query *q,
  * and log, not a line for people (the program's own attempt, later, gets
  * its line). Ours: the caller runs this very executable.
  */
-static bool nested_probe_denial(const struct fbac_query *q, const char *exe)
+static bool nested_probe_denial(struct sup_events *e,
+				const struct fbac_query *q, const char *exe)
 {
-	static char self[FBAC_MAX_PATH];
-	static bool known;
-
 	if (q->op != FBAC_OP_FILE_GETATTR)
 		return false;
-	if (!known) {
-		ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (!e->self_exe_known) {
+		ssize_t n = readlink("/proc/self/exe", e->self_exe,
+				     sizeof(e->self_exe) - 1);
 
-		self[n > 0 ? n : 0] = 0;
-		known = true;
+		e->self_exe[n > 0 ? n : 0] = 0;
+		e->self_exe_known = true;
 	}
-	return self[0] && !strcmp(self, exe);
+	return e->self_exe[0] && !strcmp(e->self_exe, exe);
 }
 
 /* One JSON line; returns the bytes written (0 on failure). */
@@ -274,33 +266,34 @@ static void event_log_locked(struct call *c, const struct fbac_query *q,
 			     const struct fbac_verdict *v, const char *reason)
 {
 	struct sup *s = c->s;
+	struct sup_events *e = &s->events;
 	char object[FBAC_MAX_PATH + 32], exe[FBAC_MAX_PATH], key[FBAC_MAX_PATH + 64];
 
 	object_text(q, object, sizeof(object));
 	exe_of(c->tid, exe, sizeof(exe));
 	if (!allowed) {
-		s->denials++;
+		e->denials++;
 		snprintf(key, sizeof(key), "%d %s", (int)q->op, object);
-		if (s->verbosity >= 0 && !nested_probe_denial(q, exe) &&
-		    !seen_before(key)) {
+		if (s->verbosity >= 0 && !nested_probe_denial(e, q, exe) &&
+		    !seen_before(e, key)) {
 			if (benign(s, q))
-				s->quiet++;
+				e->quiet++;
 			else if (terminal_is_full_screen())
-				s->deferred++;
-			else if (s->printed < MAX_LINES) {
-				s->printed++;
+				e->deferred++;
+			else if (e->printed < MAX_LINES) {
+				e->printed++;
 				human_line(c, q, object, exe, denier, v, reason);
 			} else {
-				suppressed++;
+				e->suppressed++;
 			}
 		}
 		/* Every denial, in the user's own log too (bounded per run). */
-		if (s->user_log && s->user_log_bytes < FBAC_MAX_DENIAL_LOG)
-			s->user_log_bytes += write_event(s->user_log, c, q,
+		if (s->user_log && e->user_log_bytes < FBAC_MAX_DENIAL_LOG)
+			e->user_log_bytes += write_event(s->user_log, c, q,
 							 object, exe, false,
 							 denier, v, reason);
 		else if (s->user_log)
-			s->user_log_dropped++;
+			e->user_log_dropped++;
 	}
 	if (s->log)
 		write_event(s->log, c, q, object, exe, allowed, denier, v,
@@ -328,9 +321,9 @@ void event_log(struct call *c, const struct fbac_query *q, bool allowed,
 	       const struct fbac_stack_entry *denier,
 	       const struct fbac_verdict *v)
 {
-	pthread_mutex_lock(&events_mutex);
+	pthread_mutex_lock(&c->s->events.lock);
 	event_log_locked(c, q, allowed, denier, v, NULL);
-	pthread_mutex_unlock(&events_mutex);
+	pthread_mutex_unlock(&c->s->events.lock);
 }
 
 bool refuse(struct call *c, enum fbac_op op, const char *path,
@@ -339,24 +332,26 @@ bool refuse(struct call *c, enum fbac_op op, const char *path,
 	struct fbac_query q = { .op = op, .path = path };
 
 	c->decided = true;
-	pthread_mutex_lock(&events_mutex);
+	pthread_mutex_lock(&c->s->events.lock);
 	event_log_locked(c, &q, false, NULL, NULL, reason);
-	pthread_mutex_unlock(&events_mutex);
+	pthread_mutex_unlock(&c->s->events.lock);
 	return c->s->mode != MODE_ENFORCE;
 }
 
 void events_summary(struct sup *s)
 {
-	if (s->verbosity >= 0 && suppressed)
+	struct sup_events *e = &s->events;
+
+	if (s->verbosity >= 0 && e->suppressed)
 		fprintf(stderr, "fbac: %lu more denials not shown (see 'fbac log'%s)\n",
-			suppressed, s->log ? " or --log" : "");
-	if (s->verbosity >= 0 && s->deferred)
+			e->suppressed, s->log ? " or --log" : "");
+	if (s->verbosity >= 0 && e->deferred)
 		fprintf(stderr, "fbac: %lu denial%s while the program had the terminal full-screen, not shown: 'fbac log' lists %s\n",
-			s->deferred, s->deferred == 1 ? "" : "s",
-			s->deferred == 1 ? "it" : "them");
-	if (s->user_log_dropped)
+			e->deferred, e->deferred == 1 ? "" : "s",
+			e->deferred == 1 ? "it" : "them");
+	if (e->user_log_dropped)
 		fprintf(stderr, "fbac: %lu denials not written to the denial log: this run reached its limit of %d bytes (FBAC_MAX_DENIAL_LOG)\n",
-			s->user_log_dropped, FBAC_MAX_DENIAL_LOG);
+			e->user_log_dropped, FBAC_MAX_DENIAL_LOG);
 	if (s->verbosity > 0) {
 		fprintf(stderr,
 			"fbac: %lu calls decided by the supervisor, %lu of them continued in the kernel, by %zu receiver%s\n",
@@ -371,7 +366,7 @@ void events_summary(struct sup *s)
 				s->metadata);
 		print_peak_rss();
 	}
-	for (size_t i = 0; i < n_remembered; i++)
-		free(remembered[i]);
-	n_remembered = 0;
+	for (size_t i = 0; i < e->n_remembered; i++)
+		free(e->remembered[i]);
+	e->n_remembered = 0;
 }

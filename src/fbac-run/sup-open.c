@@ -176,87 +176,78 @@ static bool may_continue_ctty(struct call *c, const struct resolved *r,
 	return true;
 }
 
-static void do_open(struct call *c, int dirfd, uint64_t path, int flags,
-		    mode_t mode, uint64_t resolve)
+/*
+ * Nothing at the path: create it, or report what the kernel would.
+ * Return: true when the call is answered; false when a file appeared
+ * meanwhile and may_retry: the open is to be decided again.
+ */
+static bool open_missing(struct call *c, const struct resolved *r, int flags,
+			 mode_t mode, bool may_retry)
 {
-	struct resolved r;
-	unsigned rf = RES_PARENT | RES_PARENT_IF_MISSING | RES_MAY_MISS;
+	bool cloexec = flags & O_CLOEXEC;
+	mode_t old;
+	int fd, err;
+
+	if (!(flags & O_CREAT)) {
+		fail(c, -ENOENT);
+		return true;
+	}
+	if (!decide_open(c, r, flags, true)) {
+		fail(c, -EACCES);
+		return true;
+	}
+	old = umask_enter(c);
+	/* Never through a dangling symlink: it would create a file
+	 * somewhere nobody decided on. O_EXCL: a file that appeared
+	 * meanwhile was not what we decided on (its truncation, say):
+	 * decide again. */
+	fd = openat(r->parent_fd, r->leaf,
+		    (flags & ~O_PATH) | O_EXCL | O_NOFOLLOW | O_CLOEXEC |
+			    O_NOCTTY,
+		    mode);
+	err = fd < 0 ? -errno : 0;
+	umask_leave(old);
+	if (fd < 0 && err == -EEXIST && !(flags & O_EXCL) && may_retry)
+		return false;
+	if (fd < 0) {
+		fail(c, err);
+		return true;
+	}
+	if (call_valid(c))
+		respond_fd(c, fd, cloexec);
+	close(fd);
+	return true;
+}
+
+/* An existing object: refused, continued in the kernel, or opened here
+ * (or by a worker) and its descriptor injected. */
+static void open_existing(struct call *c, struct resolved *r, int flags)
+{
 	bool cloexec = flags & O_CLOEXEC;
 	char name[64];
-	int fd, err, tries = 0;
+	int fd;
 
-	/* RESOLVE_* asks for a stricter walk than ours: not emulated. */
-	if (resolve & ~(uint64_t)(RESOLVE_NO_MAGICLINKS | RESOLVE_NO_XDEV)) {
-		fail(c, -EOPNOTSUPP);
-		return;
-	}
-	if (!(flags & O_NOFOLLOW))
-		rf |= RES_FOLLOW;
-again:
-	err = resolve_arg(c, dirfd, path, rf, &r);
-	if (err < 0) {
-		fail(c, err);
-		return;
-	}
-	if (r.fd < 0) {
-		/* Nothing there: create, or report what the kernel would. */
-		if (!(flags & O_CREAT)) {
-			fail(c, -ENOENT);
-			goto out;
-		}
-		if (!decide_open(c, &r, flags, true)) {
-			fail(c, -EACCES);
-			goto out;
-		}
-		{
-			mode_t old = umask_enter(c);
-
-			/* Never through a dangling symlink: it would create
-			 * a file somewhere nobody decided on. O_EXCL: a file
-			 * that appeared meanwhile was not what we decided on
-			 * (its truncation, say): decide again. */
-			fd = openat(r.parent_fd, r.leaf,
-				    (flags & ~O_PATH) | O_EXCL | O_NOFOLLOW |
-					    O_CLOEXEC | O_NOCTTY,
-				    mode);
-			err = fd < 0 ? -errno : 0;
-			umask_leave(old);
-		}
-		if (fd < 0 && err == -EEXIST && !(flags & O_EXCL) &&
-		    ++tries < 3) {
-			resolved_close(&r);
-			goto again;
-		}
-		if (fd < 0) {
-			fail(c, err);
-			goto out;
-		}
-		if (call_valid(c))
-			respond_fd(c, fd, cloexec);
-		close(fd);
-		goto out;
-	}
 	if ((flags & (O_CREAT | O_EXCL)) == (O_CREAT | O_EXCL)) {
 		fail(c, -EEXIST);
-		goto out;
+		return;
 	}
 	if ((flags & O_NOFOLLOW) && !(flags & O_PATH) &&
-	    S_ISLNK(r.st.st_mode)) {
+	    S_ISLNK(r->st.st_mode)) {
 		fail(c, -ELOOP);
-		goto out;
+		return;
 	}
-	if ((flags & O_DIRECTORY) && !r.is_dir) {
+	if ((flags & O_DIRECTORY) && !r->is_dir) {
 		fail(c, -ENOTDIR);
-		goto out;
+		return;
 	}
-	if (!decide_open(c, &r, flags, false) ||
+	if (!decide_open(c, r, flags, false) ||
 	    (!(flags & O_PATH) &&
 	     !pty_allowed(c, (flags & O_ACCMODE) == O_WRONLY ?
 				     FBAC_OP_FILE_WRITE :
 				     FBAC_OP_FILE_READ,
-			  &r))) {
+			  r))) {
 		fail(c, -EACCES);
-		goto out;
+		return;
 	}
 	if (flags & O_PATH) {
 		/*
@@ -267,10 +258,10 @@ again:
 		 * fstat, fchdir); elsewhere, and for what opening would
 		 * disturb (devices, FIFOs, sockets, symlinks), refuse.
 		 */
-		if (!(S_ISREG(r.st.st_mode) || S_ISDIR(r.st.st_mode)) ||
-		    !would_allow_path(c, r.is_dir ? FBAC_OP_DIR_READ :
+		if (!(S_ISREG(r->st.st_mode) || S_ISDIR(r->st.st_mode)) ||
+		    !would_allow_path(c, r->is_dir ? FBAC_OP_DIR_READ :
 						    FBAC_OP_FILE_READ,
-				      r.path)) {
+				      r->path)) {
 			/*
 			 * Not readable: the descriptor must stay O_PATH, which
 			 * only the kernel can make. It continues, decided on
@@ -279,54 +270,86 @@ again:
 			 * the descriptor is decided again.
 			 */
 			respond_continue(c);
-			goto out;
+			return;
 		}
-		fdname(name, sizeof(name), r.fd);
+		fdname(name, sizeof(name), r->fd);
 		fd = open(name, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK |
-					(r.is_dir ? O_DIRECTORY : 0));
+					(r->is_dir ? O_DIRECTORY : 0));
 		if (fd < 0) {
 			fail(c, -errno);
-			goto out;
+			return;
 		}
 		respond_fd(c, fd, cloexec);
 		close(fd);
-		goto out;
+		return;
 	}
-	if (may_continue_ctty(c, &r, flags)) {
+	if (may_continue_ctty(c, r, flags)) {
 		respond_continue(c);
-		goto out;
+		return;
 	}
-	if (may_continue_read(c, &r, flags)) {
+	if (may_continue_read(c, r, flags)) {
 		__atomic_fetch_add(&c->s->continued, 1, __ATOMIC_RELAXED);
 		respond_continue(c);
-		goto out;
+		return;
 	}
-	fdname(name, sizeof(name), r.fd);
+	fdname(name, sizeof(name), r->fd);
 	flags &= ~(O_CREAT | O_EXCL | O_NOFOLLOW);
 	flags |= O_NOCTTY | O_CLOEXEC;
 	/* A FIFO without O_NONBLOCK waits for its peer: not on our thread. */
-	if (S_ISFIFO(r.st.st_mode) && !(flags & O_NONBLOCK)) {
-		open_in_worker(c, &r, flags, cloexec);
-		goto out;
+	if (S_ISFIFO(r->st.st_mode) && !(flags & O_NONBLOCK)) {
+		open_in_worker(c, r, flags, cloexec);
+		return;
 	}
 	/* Never wait on our thread: a lease being broken, a device that
 	 * waits for a carrier. What would block goes to a worker. */
 	fd = open(name, flags | O_NONBLOCK);
 	if (fd < 0 && (errno == EWOULDBLOCK || errno == EAGAIN) &&
 	    !(flags & O_NONBLOCK)) {
-		open_in_worker(c, &r, flags, cloexec);
-		goto out;
+		open_in_worker(c, r, flags, cloexec);
+		return;
 	}
 	if (fd < 0) {
 		fail(c, -errno);
-		goto out;
+		return;
 	}
 	/* F_SETFL takes only the status flags, all of which we know. */
 	if (!(flags & O_NONBLOCK))
 		(void)fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
 	respond_fd(c, fd, cloexec);
 	close(fd);
-out:
+}
+
+static void do_open(struct call *c, int dirfd, uint64_t path, int flags,
+		    mode_t mode, uint64_t resolve)
+{
+	struct resolved r;
+	unsigned rf = RES_PARENT | RES_PARENT_IF_MISSING | RES_MAY_MISS;
+	int err;
+
+	/* RESOLVE_* asks for a stricter walk than ours: not emulated. */
+	if (resolve & ~(uint64_t)(RESOLVE_NO_MAGICLINKS | RESOLVE_NO_XDEV)) {
+		fail(c, -EOPNOTSUPP);
+		return;
+	}
+	if (!(flags & O_NOFOLLOW))
+		rf |= RES_FOLLOW;
+	/* A file that appears between our decision and our creation is
+	 * decided again, three times at most. */
+	for (int tries = 0;; tries++) {
+		err = resolve_arg(c, dirfd, path, rf, &r);
+		if (err < 0) {
+			fail(c, err);
+			return;
+		}
+		if (r.fd >= 0)
+			break;
+		if (open_missing(c, &r, flags, mode, tries < 2)) {
+			resolved_close(&r);
+			return;
+		}
+		resolved_close(&r);
+	}
+	open_existing(c, &r, flags);
 	resolved_close(&r);
 }
 

@@ -360,97 +360,108 @@ static bool starts_with_self(const char *path)
 	return l && (path[l] == 0 || path[l] == '/');
 }
 
-int resolve_path(struct call *c, int dirfd, const char *arg, unsigned flags,
-		 struct resolved *out)
+/* A descriptor the program holds, or the descriptor's own directory
+ * (AT_EMPTY_PATH: "" names dirfd itself). */
+static int resolve_held(struct call *c, int dirfd, unsigned flags,
+			struct resolved *out)
 {
-	char path[FBAC_MAX_PATH];
-	int base = -1, r, tfd;
+	int r;
 
-	out->fd = out->parent_fd = -1;
-	out->leaf[0] = out->path[0] = out->link[0] = 0;
-	out->is_dir = false;
-	out->st.st_mode = 0;
-	out->held = false;
-
-	if (!arg[0]) {
-		if (!(flags & RES_EMPTY_OK))
-			return -ENOENT;
-		out->fd = dirfd == AT_FDCWD ? target_cwd(c->tid) :
-					      target_getfd(c->tid, dirfd);
-		if (out->fd < 0)
-			return out->fd;
-		out->held = true;
-		if (fstat(out->fd, &out->st) == 0)
-			out->is_dir = S_ISDIR(out->st.st_mode);
-		else
-			out->st.st_mode = 0;
-		if (flags & RES_HELD_NO_PATH)
-			return 0;
-		/* Pipes and sockets have no path; the program holds them. */
-		r = fd_path(out->fd, out->path, sizeof(out->path));
-		if (r < 0 && r != -EACCES && r != -ENOENT)
-			goto fail;
+	if (!(flags & RES_EMPTY_OK))
+		return -ENOENT;
+	out->fd = dirfd == AT_FDCWD ? target_cwd(c->tid) :
+				      target_getfd(c->tid, dirfd);
+	if (out->fd < 0)
+		return out->fd;
+	out->held = true;
+	if (fstat(out->fd, &out->st) == 0)
+		out->is_dir = S_ISDIR(out->st.st_mode);
+	else
+		out->st.st_mode = 0;
+	if (flags & RES_HELD_NO_PATH)
 		return 0;
-	}
-	if ((r = rewrite_self(c, arg, path, sizeof(path))) < 0)
+	/* Pipes and sockets have no path; the program holds them. */
+	r = fd_path(out->fd, out->path, sizeof(out->path));
+	return r < 0 && r != -EACCES && r != -ENOENT ? r : 0;
+}
+
+/* /dev/tty: its own terminal, decided under the name that means it:
+ * /dev/pts/N by number could be anyone's. */
+static int resolve_dev_tty(struct call *c, char *path, size_t size,
+			   struct resolved *out)
+{
+	int r;
+
+	if ((r = own_tty(c, path, size)) < 0)
 		return r;
-	if (!strcmp(path, "/dev/tty")) {
-		/* Its own terminal, decided under the name that means it:
-		 * /dev/pts/N by number could be anyone's. */
-		if ((r = own_tty(c, path, sizeof(path))) < 0)
-			return r;
-		out->fd = open(path, O_PATH | O_CLOEXEC);
-		if (out->fd < 0)
-			return -errno;
-		if (fstat(out->fd, &out->st) < 0 || !S_ISCHR(out->st.st_mode)) {
-			close(out->fd);
-			out->fd = -1;
-			return -ENXIO;
-		}
-		snprintf(out->path, sizeof(out->path), "/dev/tty");
-		return 0;
-	}
-	if ((flags & RES_FOLLOW) && own_magic_link(c, path)) {
-		set_link(out, path);
-		out->fd = open(path, O_PATH | O_CLOEXEC);
-		if (out->fd < 0)
-			return -errno;
-		out->held = true;
-		if (fstat(out->fd, &out->st) == 0)
-			out->is_dir = S_ISDIR(out->st.st_mode);
-		else
-			out->st.st_mode = 0;
-		/* A namespace file has no path: held, like a pipe. */
-		r = fd_path(out->fd, out->path, sizeof(out->path));
-		if (r == -EACCES)
-			out->path[0] = 0;
-		else if (r < 0)
-			goto fail;
-		return 0;
-	}
+	out->fd = open(path, O_PATH | O_CLOEXEC);
+	if (out->fd < 0)
+		return -errno;
+	if (fstat(out->fd, &out->st) < 0 || !S_ISCHR(out->st.st_mode))
+		return -ENXIO;
+	snprintf(out->path, sizeof(out->path), "/dev/tty");
+	return 0;
+}
 
-	/* The target's own descriptor by number: decide on what it is. */
-	tfd = target_fd_ref(c, path);
-	if (tfd >= 0) {
-		set_link(out, path);
-		out->fd = target_getfd(c->tid, tfd);
-		if (out->fd < 0)
-			return out->fd == -EBADF ? -ENOENT : out->fd;
-		/* A pipe or socket it holds has no path: reopening it is the
-		 * program's own business (Linux allows it), so it is held. */
-		r = fd_path(out->fd, out->path, sizeof(out->path));
-		if (r == -EACCES) {
-			out->path[0] = 0;
-			out->held = true;
-		} else if (r < 0) {
-			goto fail;
-		}
-		if (fstat(out->fd, &out->st) == 0)
-			out->is_dir = S_ISDIR(out->st.st_mode);
-		else
-			out->st.st_mode = 0;
-		return 0;
+/* The caller's own exe, cwd, root or namespace file (own_magic_link). */
+static int resolve_magic_link(const char *path, struct resolved *out)
+{
+	int r;
+
+	set_link(out, path);
+	out->fd = open(path, O_PATH | O_CLOEXEC);
+	if (out->fd < 0)
+		return -errno;
+	out->held = true;
+	if (fstat(out->fd, &out->st) == 0)
+		out->is_dir = S_ISDIR(out->st.st_mode);
+	else
+		out->st.st_mode = 0;
+	/* A namespace file has no path: held, like a pipe. */
+	r = fd_path(out->fd, out->path, sizeof(out->path));
+	if (r == -EACCES)
+		out->path[0] = 0;
+	else if (r < 0)
+		return r;
+	return 0;
+}
+
+/* The target's own descriptor by number: decide on what it is. */
+static int resolve_target_fd(struct call *c, int tfd, const char *path,
+			     struct resolved *out)
+{
+	int r;
+
+	set_link(out, path);
+	out->fd = target_getfd(c->tid, tfd);
+	if (out->fd < 0)
+		return out->fd == -EBADF ? -ENOENT : out->fd;
+	/* A pipe or socket it holds has no path: reopening it is the
+	 * program's own business (Linux allows it), so it is held. */
+	r = fd_path(out->fd, out->path, sizeof(out->path));
+	if (r == -EACCES) {
+		out->path[0] = 0;
+		out->held = true;
+	} else if (r < 0) {
+		return r;
 	}
+	if (fstat(out->fd, &out->st) == 0)
+		out->is_dir = S_ISDIR(out->st.st_mode);
+	else
+		out->st.st_mode = 0;
+	return 0;
+}
+
+/*
+ * The directory a name is walked from, in *base (ours to close unless it
+ * is root_fd); path made absolute from the working directory, or its
+ * "self/..." from a descriptor of /proc rewritten to the caller's.
+ * Return: 0 or -errno.
+ */
+static int resolve_base(struct call *c, int dirfd, char *path, size_t size,
+			int *base)
+{
+	int r;
 
 	/* A name relative to the working directory, as most programs use
 	 * (git, make): named from the directory's canonical path, so that no
@@ -458,26 +469,81 @@ int resolve_path(struct call *c, int dirfd, const char *arg, unsigned flags,
 	 * Should the directory move meanwhile, what is decided on is still
 	 * what is used: the object found at that path. */
 	if (path[0] != '/' && dirfd == AT_FDCWD && !starts_with_self(path))
-		(void)cwd_absolute(c, path, sizeof(path));
-	base = base_fd(c, dirfd, path);
-	if (base < 0)
-		return base;
+		(void)cwd_absolute(c, path, size);
+	*base = base_fd(c, dirfd, path);
+	if (*base < 0)
+		return *base;
 	if (path[0] != '/' && starts_with_self(path)) {
 		/* "self/..." from a descriptor of /proc: the caller's. */
 		char dir[FBAC_MAX_PATH], abs[FBAC_MAX_PATH + 8];
 
-		if (fd_path(base, dir, sizeof(dir)) == 0 &&
+		if (fd_path(*base, dir, sizeof(dir)) == 0 &&
 		    !strcmp(dir, "/proc")) {
 			snprintf(abs, sizeof(abs), "/proc/%s", path);
-			if ((r = rewrite_self(c, abs, path, sizeof(path))) < 0)
-				goto fail;
-			if (base != c->s->root_fd)
-				close(base);
-			base = base_fd(c, dirfd, path);
-			if (base < 0)
-				return base;
+			if ((r = rewrite_self(c, abs, path, size)) < 0)
+				return r;
+			if (*base != c->s->root_fd)
+				close(*base);
+			*base = base_fd(c, dirfd, path);
+			if (*base < 0)
+				return *base;
 		}
 	}
+	return 0;
+}
+
+/*
+ * RES_PARENT: the parent of path pinned (followed) and its last
+ * component in out->leaf; a new object named by parent + leaf.
+ * ".", ".." and "/" exist; they have no parent entry to create or
+ * remove, which the callers that need one see from parent_fd < 0.
+ */
+static int resolve_parent(int base, char *path, struct resolved *out)
+{
+	char *slash, parent[FBAC_MAX_PATH], pp[FBAC_MAX_PATH];
+	size_t len = strlen(path);
+	const char *leaf;
+	int r;
+
+	while (len > 1 && path[len - 1] == '/')
+		path[--len] = 0;
+	slash = strrchr(path, '/');
+	leaf = slash ? slash + 1 : path;
+	if (!*leaf || !strcmp(leaf, ".") || !strcmp(leaf, "..") ||
+	    strlen(leaf) >= sizeof(out->leaf))
+		return out->fd >= 0 ? 0 : !*leaf ? -EBUSY : -EINVAL;
+	if (!slash)
+		snprintf(parent, sizeof(parent), ".");
+	else if (slash == path)
+		snprintf(parent, sizeof(parent), "/");
+	else
+		snprintf(parent, sizeof(parent), "%.*s", (int)(slash - path),
+			 path);
+	snprintf(out->leaf, sizeof(out->leaf), "%s", leaf);
+	out->parent_fd = openat2_path(base, parent, true, parent[0] == '/');
+	if (out->parent_fd < 0)
+		return out->parent_fd;
+	/* An existing object is known by what it resolved to (a followed
+	 * symlink's target); a new one by parent + leaf. */
+	if (out->fd >= 0)
+		return 0;
+	r = fd_path(out->parent_fd, pp, sizeof(pp));
+	if (r < 0)
+		return r;
+	if (snprintf(out->path, sizeof(out->path), "%s%s%s", pp,
+		     strcmp(pp, "/") ? "/" : "", out->leaf) >=
+	    (int)sizeof(out->path))
+		return -ENAMETOOLONG;
+	return 0;
+}
+
+/* A name walked from base: the object (if it exists, or must), its
+ * canonical path, and with RES_PARENT its parent. */
+static int resolve_name(struct call *c, int base, char *path,
+			unsigned flags, struct resolved *out)
+{
+	int r;
+
 	/* From another root than ours, the kernel's name for what the walk
 	 * found is not the string walked. */
 	out->fd = base == c->s->root_fd ?
@@ -491,87 +557,77 @@ int resolve_path(struct call *c, int dirfd, const char *arg, unsigned flags,
 				       path[0] == '/');
 		if (out->fd >= 0 &&
 		    (r = fd_path(out->fd, out->path, sizeof(out->path))) < 0)
-			goto fail;
+			return r;
 	}
 	if (out->fd >= 0) {
-		if (fstat(out->fd, &out->st) < 0) {
-			r = -errno;
-			goto fail;
-		}
+		if (fstat(out->fd, &out->st) < 0)
+			return -errno;
 		out->is_dir = S_ISDIR(out->st.st_mode);
 	} else if (out->fd != -ENOENT || !(flags & (RES_MAY_MISS | RES_PARENT))) {
-		r = out->fd;
-		goto fail;
+		return out->fd;
 	}
-
 	if ((flags & RES_PARENT) &&
-	    !((flags & RES_PARENT_IF_MISSING) && out->fd >= 0)) {
-		/* Split off the last component; the parent is followed. */
-		char *slash, parent[FBAC_MAX_PATH];
-		size_t len = strlen(path);
-		const char *leaf;
+	    !((flags & RES_PARENT_IF_MISSING) && out->fd >= 0))
+		return resolve_parent(base, path, out);
+	return out->fd < 0 ? out->fd : 0;
+}
 
-		while (len > 1 && path[len - 1] == '/')
-			path[--len] = 0;
-		slash = strrchr(path, '/');
-		leaf = slash ? slash + 1 : path;
-		if (!*leaf || !strcmp(leaf, ".") || !strcmp(leaf, "..") ||
-		    strlen(leaf) >= sizeof(out->leaf)) {
-			/* ".", ".." and "/" exist; they have no parent entry to
-			 * create or remove, which the callers that need one
-			 * see from parent_fd < 0. */
-			if (out->fd >= 0)
-				goto done;
-			r = !*leaf ? -EBUSY : -EINVAL;
-			goto fail;
-		}
-		if (!slash)
-			snprintf(parent, sizeof(parent), ".");
-		else if (slash == path)
-			snprintf(parent, sizeof(parent), "/");
-		else
-			snprintf(parent, sizeof(parent), "%.*s",
-				 (int)(slash - path), path);
-		snprintf(out->leaf, sizeof(out->leaf), "%s", leaf);
-		out->parent_fd = openat2_path(base, parent, true,
-					      parent[0] == '/');
-		if (out->parent_fd < 0) {
-			r = out->parent_fd;
-			goto fail;
-		}
-		/* An existing object is known by what it resolved to (a
-		 * followed symlink's target); a new one by parent + leaf. */
-		if (out->fd < 0) {
-			char pp[FBAC_MAX_PATH];
-
-			r = fd_path(out->parent_fd, pp, sizeof(pp));
-			if (r < 0)
-				goto fail;
-			if (snprintf(out->path, sizeof(out->path), "%s%s%s", pp,
-				     strcmp(pp, "/") ? "/" : "", out->leaf) >=
-			    (int)sizeof(out->path)) {
-				r = -ENAMETOOLONG;
-				goto fail;
-			}
-		}
-	} else if (out->fd < 0) {
-		r = out->fd;
-		goto fail;
-	}
-done:
+/*
+ * The one ending of resolve_path, for every way out: base closed; on
+ * failure, everything opened closed; on success, the caller's own
+ * terminal by another name decided as /dev/tty (not for a descriptor
+ * it holds, names by number or reaches by a magic link of its own:
+ * that is decided as what it is, under its own name), and the
+ * supervisor's own /proc entries refused, whatever reached them.
+ */
+static int resolve_end(struct call *c, int base, int r, bool descriptor,
+		       struct resolved *out)
+{
 	if (base >= 0 && base != c->s->root_fd)
 		close(base);
-	ctty_as_dev_tty(c, out);
+	if (r < 0) {
+		resolved_close(out);
+		return r;
+	}
+	if (!descriptor)
+		ctty_as_dev_tty(c, out);
 	if (is_ours(c, out->path)) {
 		resolved_close(out);
 		return -EACCES;
 	}
 	return 0;
-fail:
-	if (base >= 0 && base != c->s->root_fd)
-		close(base);
-	resolved_close(out);
-	return r;
+}
+
+int resolve_path(struct call *c, int dirfd, const char *arg, unsigned flags,
+		 struct resolved *out)
+{
+	char path[FBAC_MAX_PATH];
+	bool descriptor = false;
+	int base = -1, r, tfd;
+
+	out->fd = out->parent_fd = -1;
+	out->leaf[0] = out->path[0] = out->link[0] = 0;
+	out->is_dir = false;
+	out->st.st_mode = 0;
+	out->held = false;
+
+	if (!arg[0]) {
+		descriptor = true;
+		r = resolve_held(c, dirfd, flags, out);
+	} else if ((r = rewrite_self(c, arg, path, sizeof(path))) < 0) {
+		/* nothing opened */
+	} else if (!strcmp(path, "/dev/tty")) {
+		r = resolve_dev_tty(c, path, sizeof(path), out);
+	} else if ((flags & RES_FOLLOW) && own_magic_link(c, path)) {
+		descriptor = true;
+		r = resolve_magic_link(path, out);
+	} else if ((tfd = target_fd_ref(c, path)) >= 0) {
+		descriptor = true;
+		r = resolve_target_fd(c, tfd, path, out);
+	} else if ((r = resolve_base(c, dirfd, path, sizeof(path), &base)) == 0) {
+		r = resolve_name(c, base, path, flags, out);
+	}
+	return resolve_end(c, base, r, descriptor, out);
 }
 
 int resolve_arg(struct call *c, int dirfd, uint64_t addr, unsigned flags,

@@ -10,6 +10,7 @@
 
 #include <errno.h>
 #include <linux/seccomp.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -40,6 +41,30 @@ struct hint_input {
 	const struct fbac_env *trusted_env;
 };
 
+#define EVENTS_MAX_REMEMBERED 512 /* distinct denials remembered for dedup */
+
+/*
+ * The denial reports of a run (events.c), their one owner: receivers
+ * decide in parallel, and one event is written at a time, under lock.
+ * What events_summary() prints at the end is counted here.
+ */
+struct sup_events {
+	pthread_mutex_t lock; /* PTHREAD_MUTEX_INITIALIZER */
+	char *remembered[EVENTS_MAX_REMEMBERED]; /* for one line each */
+	size_t n_remembered;
+	unsigned long denials, printed;
+	/* Denials logged without a line: probes of the working directory,
+	 * those while a full-screen program had the terminal, those past
+	 * the limit of lines. */
+	unsigned long quiet, deferred, suppressed;
+	/* What this run wrote to the user's denial log, and the denials
+	 * left out past FBAC_MAX_DENIAL_LOG. */
+	unsigned long user_log_bytes, user_log_dropped;
+	/* Our own executable, read once: a nested fbac-run's probes. */
+	char self_exe[FBAC_MAX_PATH];
+	bool self_exe_known;
+};
+
 struct sup {
 	int listener;
 	const struct hint_input *hint; /* NULL: no -D hints */
@@ -50,16 +75,11 @@ struct sup {
 	const struct fbac_env *env;
 	enum run_mode mode;
 	FILE *log;	 /* JSON lines, or NULL */
-	/* The per-user denial log (denial-log.h), or NULL; what this run
-	 * wrote there, and the denials left out past FBAC_MAX_DENIAL_LOG. */
+	/* The per-user denial log (denial-log.h), or NULL. */
 	FILE *user_log;
-	unsigned long user_log_bytes, user_log_dropped;
 	/* The directory fbac-run was started in (canonical), or NULL: its
 	 * probes are logged without a line (events.c). */
 	const char *cwd;
-	/* Denials logged without a line: probes of the working directory,
-	 * and those while a full-screen program had the terminal. */
-	unsigned long quiet, deferred;
 	int verbosity;	 /* -1 quiet, 0 normal, 1 verbose */
 	pid_t self;	 /* our pid, never to be reached through /proc */
 	/* The child until its exec is answered (then 0): it shares our
@@ -82,7 +102,7 @@ struct sup {
 	/* The launch-time kernel rules of each layer (landlock.h). */
 	const struct landlock_extra *extras;
 	size_t n_extras;
-	unsigned long denials, printed;
+	struct sup_events events; /* denial lines, events, their counts */
 	/* Execs refused by the supervisor (sup-file.c), for fbac-run's own
 	 * message when the program itself cannot start. */
 	unsigned long exec_refused;
