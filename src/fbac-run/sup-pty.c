@@ -16,10 +16,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "fbac-limits.h"
 #include "sup.h"
+#include "target.h"
 
 /* N when path is /dev/pts/N, else -1. */
 static long pts_number(const char *path)
@@ -147,4 +150,63 @@ bool pty_allowed(struct call *c, enum fbac_op op, const struct resolved *r)
 		return true;
 	return refuse(c, op, r->path,
 		      "a terminal of another session (no process of the sandbox holds its master)");
+}
+
+/* ---- the caller's controlling terminal (for sup-path.c) ---- */
+
+/* The caller's controlling terminal, from tty_nr of /proc/<tid>/stat:
+ * 1 and its device number, 0 without one, or -errno. */
+static int ctty_of(struct call *c, dev_t *dev)
+{
+	struct target_stat ts;
+	int r = target_proc_stat(c->tid, &ts);
+	unsigned long nr;
+
+	if (r < 0)
+		return r;
+	nr = ts.tty_nr;
+	*dev = makedev((unsigned)((nr >> 8) & 0xfff),
+		       (unsigned)((nr & 0xff) | ((nr >> 12) & 0xfff00)));
+	return nr != 0;
+}
+
+/*
+ * /dev/tty opened by us would be our controlling terminal: name the
+ * caller's instead (ENXIO without one).
+ */
+int own_tty(struct call *c, char *out, size_t size)
+{
+	char path[64], link[PATH_MAX], *p;
+	unsigned maj, min;
+	dev_t dev;
+	ssize_t n;
+	int r = ctty_of(c, &dev);
+
+	if (r <= 0)
+		return r < 0 ? r : -ENXIO;
+	maj = major(dev);
+	min = minor(dev);
+	if (maj >= 136 && maj <= 143) {
+		n = snprintf(out, size, "/dev/pts/%u", (maj - 136) * 256 + min);
+		return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
+	}
+	snprintf(path, sizeof(path), "/sys/dev/char/%u:%u", maj, min);
+	n = readlink(path, link, sizeof(link) - 1);
+	if (n <= 0)
+		return -ENXIO;
+	link[n] = 0;
+	p = strrchr(link, '/');
+	n = snprintf(out, size, "/dev/%s", p ? p + 1 : link);
+	return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
+}
+
+/* Its own controlling terminal by another name (less opens ttyname(2)):
+ * decided as /dev/tty, which means exactly that. */
+void ctty_as_dev_tty(struct call *c, struct resolved *out)
+{
+	dev_t dev;
+
+	if (out->fd >= 0 && S_ISCHR(out->st.st_mode) &&
+	    ctty_of(c, &dev) > 0 && out->st.st_rdev == dev)
+		snprintf(out->path, sizeof(out->path), "/dev/tty");
 }

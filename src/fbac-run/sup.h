@@ -197,6 +197,13 @@ bool call_valid(struct call *c);
 /* Handlers: each finishes the notification. handle_open/meta/entry/attr
  * return false (and do nothing) for a syscall that is not theirs. */
 void handle_file(struct call *c);
+/*
+ * The caller's controlling terminal (sup-pty.c): own_tty() names it for
+ * the caller's /dev/tty (-ENXIO without one); ctty_as_dev_tty() renames
+ * an object that is it to /dev/tty, which decides exactly that.
+ */
+int own_tty(struct call *c, char *out, size_t size);
+void ctty_as_dev_tty(struct call *c, struct resolved *out);
 bool handle_open(struct call *c);
 bool handle_meta(struct call *c);
 bool handle_entry(struct call *c);
