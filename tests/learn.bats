@@ -252,7 +252,7 @@ git_task() {
 	shift
 	rm -rf "$H/src/repo"
 	cd "$H/src" || return 1
-	"$FBAC_RUN" "$@" --log="$log.1" -- /usr/bin/git clone -q "$REMOTE" repo || return 1
+	"$FBAC_RUN" "$@" --log="$log.1" -- /usr/bin/git clone -q "$REMOTE_URL" repo || return 1
 	cd repo || return 1
 	printf 'line %s\n' "$RANDOM" >>file.txt
 	"$FBAC_RUN" "$@" --log="$log.2" -- /usr/bin/git commit -q -a -m change || return 1
@@ -260,11 +260,21 @@ git_task() {
 	cd "$H" || return 1
 }
 
-@test "learn git: three runs (clone, commit, push to a file remote) add up, then the same under the proposal" {
+@test "learn git: three runs (clone, commit, push to a loopback git server) add up, then the same under the proposal" {
 	need_commands /usr/bin/git
 	printf '[user]\n\tname = Learner\n\temail = learner@example.com\n[init]\n\tdefaultBranch = main\n' >"$H/.gitconfig"
 	REMOTE=$BATS_TEST_TMPDIR/remote.git
 	git init -q --bare "$REMOTE"
+	# git's own server on loopback, which takes pushes.
+	local gport
+	gport=$(free_port)
+	git daemon --reuseaddr --listen=127.0.0.1 --port="$gport" --export-all \
+		--enable=receive-pack --base-path="$BATS_TEST_TMPDIR" "$BATS_TEST_TMPDIR" \
+		</dev/null >/dev/null 2>&1 3>&- &
+	track $!
+	disown $!
+	wait_port "$gport"
+	REMOTE_URL=git://127.0.0.1:$gport/remote.git
 	git clone -q "$REMOTE" "$BATS_TEST_TMPDIR/seed" 2>/dev/null
 	(cd "$BATS_TEST_TMPDIR/seed" && echo first >file.txt && git add file.txt &&
 		git commit -q -m first && git push -q origin HEAD:main) || fail "cannot seed the remote"
