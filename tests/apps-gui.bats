@@ -12,8 +12,10 @@
 #   Graphical_X11 xeyes draws on an Xvfb display; without the functionality
 #                 it cannot connect to it.
 #
-#   Terminal_Application  xterm (its application policy) runs a command in
-#                 its window on Xvfb.
+#   Terminal_Emulator  xterm (its application policy) runs a command in
+#                 its window on Xvfb; Terminal_Application, the type of
+#                 text-mode programs, gives it neither the display nor a
+#                 pseudo-terminal.
 #
 # And for each, what it must not do: read the planted ~/.ssh/id_rsa, write
 # ~/.bashrc, reach a loopback port it was not granted.
@@ -628,9 +630,9 @@ wait_drawn() {
 }
 
 # ---------------------------------------------------------------------------
-# 4. Terminal_Application: xterm
+# 4. Terminal_Emulator: xterm
 
-# bats test_tags=app:xterm,fn:Terminal_Application
+# bats test_tags=app:xterm,fn:Terminal_Emulator
 @test "xterm (its policy, uid 65534): runs a command in its window; the key and ~/.bashrc stay out of reach" {
 	need_commands xterm
 	# As root it would give its terminal to root's tty group: CAP_CHOWN,
@@ -666,4 +668,32 @@ wait_drawn() {
 	# Nothing else was refused (the command's own attempts aside).
 	[[ -z $(denials "$ulog" | grep -v -e "$uhome/.ssh/id_rsa " -e "$uhome/.bashrc ") ]] ||
 		fail "other denials: $(denials "$ulog")"
+}
+
+# The text-mode type is not enough for a terminal emulator, on purpose:
+# every text program would otherwise get the X display and new terminals.
+# bats test_tags=fn:Terminal_Emulator,fn:Terminal_Application
+@test "Terminal_Emulator: with Terminal_Application instead, xterm gets no display and script no pseudo-terminal" {
+	need_commands xterm script
+	start_gui_xvfb
+	run --separate-stderr timeout 20 "$FBAC_RUN" --log "$LOG" --as Terminal_Application \
+		-D Terminal_Application.app_name=xterm \
+		xterm -display ":$DISPLAY_N" -e sh -c 'echo ran >"$HOME/Documents/ran"'
+	[[ $status -ne 0 ]] || { show_run; fail "xterm started"; }
+	[[ $stderr =~ fbac:\ denied\ unix_connect\ \'@?/tmp/.X11-unix/X$DISPLAY_N\'\ for\ xterm ]] ||
+		{ show_run; fail "no denial line for the X11 socket"; }
+	[[ ! -e $HOME/Documents/ran ]] || fail "the command ran"
+	[[ $(screen_colours "$BATS_TEST_TMPDIR/denied.png") -eq 1 ]] || fail "something was drawn"
+	# A new pseudo-terminal (script(1) makes one, as xterm does): refused
+	# with Terminal_Application, given with Terminal_Emulator. (In a granted
+	# folder: the shell it starts looks at its working directory.)
+	cd "$HOME/Documents" || return
+	run --separate-stderr timeout 20 "$FBAC_RUN" --as Terminal_Application \
+		-D Terminal_Application.app_name=script script -q -c 'echo in-pty' /dev/null
+	[[ $status -ne 0 ]] || { show_run; fail "script got a pseudo-terminal"; }
+	denied_line 'file_[a-z]*' /dev/ptmx
+	run --separate-stderr timeout 20 "$FBAC_RUN" --as Terminal_Emulator \
+		-D Terminal_Emulator.app_name=script script -q -c 'echo in-pty' /dev/null
+	[[ $status -eq 0 && $output == *in-pty* ]] || { show_run; fail "script failed with Terminal_Emulator"; }
+	[[ $stderr != *"fbac: denied"* ]] || { show_run; fail "denials with Terminal_Emulator"; }
 }

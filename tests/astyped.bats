@@ -649,6 +649,29 @@ CFG
 	[[ $output == kept ]] || fail "select: $output"
 }
 
+# xterm gives the pty it makes to its user: as root that takes CAP_CHOWN,
+# which no confined program keeps. It runs as uid 65534, as any user would.
+# The folder it works in is named on the command line (the -e command's
+# argument): no default grants ~/work.
+# bats test_tags=as:Terminal_Emulator
+@test "xterm --as Terminal_Emulator (uid 65534): runs a command in its window on Xvfb that writes in ~/work" {
+	need_commands xterm
+	require_unprivileged
+	start_xvfb || return
+	local uh
+	uh=$(unprivileged_home)
+	touch -a -d 2000-01-01 "$uh/.ssh/id_rsa"
+	KEY_HOME=$uh
+	run --separate-stderr run_unprivileged timeout 60 "$FBAC_RUN" --as Terminal_Emulator \
+		xterm -display ":$DISPLAY_N" -geometry 60x10+0+0 \
+		-e sh -c 'echo "ran in $TERM" >"$1/ran"' sh "$W"
+	printf '%s\n' "$stderr" >"$ERR"
+	clean || return
+	[[ $(<"$uh/work/ran") == "ran in xterm" ]] || fail "the command did not run: $(cat "$ERR")" || return
+	grep -qx "fbac: Terminal_Emulator.files=$uh/work (named on the command line)" "$ERR" ||
+		fail "the folder was not inferred: $(cat "$ERR")"
+}
+
 # ---------------------------------------------------------------------------
 # Meta
 

@@ -290,6 +290,10 @@ for a in json.load(sys.stdin):
 	run --separate-stderr "$FBAC" new --yes -o - vim
 	[[ $stderr == *"suggested: File_Editor (its desktop entry /usr/share/applications/vim.desktop has the category TextEditor; its package vim is in the section 'editors'"* ]]
 	[[ $stderr == *"note: layer 'library' already has a policy for it: vim"* ]]
+	if [[ -x /usr/bin/xterm ]]; then
+		run --separate-stderr "$FBAC" new --yes -o - xterm
+		[[ $stderr == *"suggested: Terminal_Emulator (its desktop entry /usr/share/applications/debian-xterm.desktop has the category TerminalEmulator"* ]]
+	fi
 	run --separate-stderr "$FBAC" new --yes -o - mpv
 	[[ $stderr == *"evidence for Audio_Playback: it links libasound.so.2"* ]]
 	[[ $output == *"  - Media_Player: {app_name: \"mpv\"}"* ]]
