@@ -480,6 +480,23 @@ OUTER=(--as Version_Control_Client --as Run_Helper_Programs
 	[[ $stderr == *"denied file_read '$HOME/.ssh/id_rsa' for tar"* ]]
 }
 
+@test "fbac wrap firefox (Debian's launcher script) as typed: the wrapped firefox takes a screenshot, no denial, unprivileged" {
+	need_commands firefox firefox-esr
+	require_unprivileged
+	mkdir -p "$HOME/Downloads"
+	run -0 --separate-stderr run_unprivileged bash -c '
+		"$FBAC" wrap firefox || exit 9
+		export PATH=$HOME/.local/bin:$PATH
+		[ "$(command -v firefox)" = "$HOME/.local/bin/firefox" ] || exit 8
+		timeout 120 firefox --headless --screenshot ~/Downloads/notes.png \
+			"file://$HOME/Documents/notes.txt" || exit 7
+		[ -s ~/Downloads/notes.png ] || exit 6
+		"$FBAC" unwrap firefox'
+	[[ $stderr != *"fbac: denied"* ]] || { printf '%s\n' "$stderr" >&2; false; }
+	[[ $output == *"wrapped 'firefox': "*"runs '/usr/bin/firefox' confined"* ]]
+	[[ $output == *"'firefox' starts unconfined again"* ]]
+}
+
 @test "README: a wrapped firefox-esr takes a headless screenshot, unprivileged" {
 	need_commands firefox-esr
 	require_unprivileged
