@@ -188,33 +188,57 @@ static int status_field(pid_t tid, const char *field, char *out, size_t size)
 	return -ENOENT;
 }
 
+/* What the kernel checks a thread's file permissions with. */
+struct fs_creds {
+	uid_t fsuid;
+	gid_t fsgid;
+	bool capable; /* any effective capability */
+};
+
+/* Read them from one pass over /proc/TID/status. Return: 0, or -errno
+ * when the file or a field cannot be read (nothing is then known). */
+static int read_fs_creds(pid_t tid, struct fs_creds *out)
+{
+	char path[64], line[256];
+	_cleanup_fclose_ FILE *f = NULL;
+	unsigned long r, e, sv, fs;
+	unsigned found = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)tid);
+	f = fopen(path, "re");
+	if (!f)
+		return -errno;
+	while (found != 7 && fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "Uid: %lu %lu %lu %lu", &r, &e, &sv, &fs) == 4) {
+			out->fsuid = (uid_t)fs;
+			found |= 1;
+		} else if (sscanf(line, "Gid: %lu %lu %lu %lu", &r, &e, &sv,
+				  &fs) == 4) {
+			out->fsgid = (gid_t)fs;
+			found |= 2;
+		} else if (!strncmp(line, "CapEff:", 7)) {
+			out->capable = strtoull(line + 7, NULL, 16) != 0;
+			found |= 4;
+		}
+	}
+	return found == 7 ? 0 : -EIO;
+}
+
 bool target_kernel_refuses_owner_op(pid_t tid, uid_t owner)
 {
-	char uids[128], caps[64];
-	unsigned long ruid, euid, suid, fsuid;
+	struct fs_creds c;
 
-	/* Both fields or nothing: a thread we cannot read is not known to
-	 * be refused by the kernel, and the policy decides as usual. */
-	if (status_field(tid, "Uid", uids, sizeof(uids)) < 0 ||
-	    status_field(tid, "CapEff", caps, sizeof(caps)) < 0 ||
-	    sscanf(uids, "%lu %lu %lu %lu", &ruid, &euid, &suid, &fsuid) != 4)
-		return false;
-	return strtoull(caps, NULL, 16) == 0 && (uid_t)fsuid != owner;
+	/* A thread we cannot read is not known to be refused by the
+	 * kernel, and the policy decides as usual. */
+	return read_fs_creds(tid, &c) == 0 && !c.capable && c.fsuid != owner;
 }
 
 bool target_has_our_creds(pid_t tid)
 {
-	char uids[128], gids[128], caps[64];
-	unsigned long r, e, sv, fsuid, fsgid;
+	struct fs_creds c;
 
-	if (status_field(tid, "Uid", uids, sizeof(uids)) < 0 ||
-	    status_field(tid, "Gid", gids, sizeof(gids)) < 0 ||
-	    status_field(tid, "CapEff", caps, sizeof(caps)) < 0 ||
-	    sscanf(uids, "%lu %lu %lu %lu", &r, &e, &sv, &fsuid) != 4 ||
-	    sscanf(gids, "%lu %lu %lu %lu", &r, &e, &sv, &fsgid) != 4)
-		return false;
-	return strtoull(caps, NULL, 16) == 0 && (uid_t)fsuid == geteuid() &&
-	       (gid_t)fsgid == getegid();
+	return read_fs_creds(tid, &c) == 0 && !c.capable &&
+	       c.fsuid == geteuid() && c.fsgid == getegid();
 }
 
 pid_t target_tgid(pid_t tid)
