@@ -203,3 +203,13 @@ int fbac_suggest(const struct fbac_library *lib, const struct fbac_env *env,
 	*ret_n = n;
 	return 0;
 }
+
+size_t fbac_suggest_drop_params(struct fbac_suggestion *sug, size_t n)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (!sug[i].param)
+			sug[k++] = sug[i];
+	return k;
+}

@@ -45,4 +45,11 @@ int fbac_suggest(const struct fbac_library *lib, const struct fbac_env *env,
 		 const struct fbac_query *q, const char *fill_dir,
 		 struct fbac_suggestion *out, size_t max, size_t *ret_n);
 
+/*
+ * Drop the parameterised grants from sug (n of them), keeping the order:
+ * under a protected path, a parameter of another functionality is never
+ * offered the object. Return: how many are left.
+ */
+size_t fbac_suggest_drop_params(struct fbac_suggestion *sug, size_t n);
+
 #endif

@@ -121,14 +121,8 @@ static void human_line(struct call *c, const struct fbac_query *q,
 	if (lib) {
 		(void)fbac_suggest(lib, c->s->env, q, fill_dir, sug, 3, &n_sug);
 		/* Never a protected path given to a parameter of another. */
-		if (pp) {
-			size_t k = 0;
-
-			for (size_t i = 0; i < n_sug; i++)
-				if (!sug[i].param)
-					sug[k++] = sug[i];
-			n_sug = k;
-		}
+		if (pp)
+			n_sug = fbac_suggest_drop_params(sug, n_sug);
 		n_hints = hint_defines(c->s, lib, q, fill_dir, hints,
 				       ARRAY_SIZE(hints));
 	}

@@ -321,14 +321,8 @@ int cmd_explain(struct global *g, int argc, char **argv)
 		if (r < 0)
 			goto out;
 		/* Never a protected path given to a parameter of another. */
-		if (pp) {
-			size_t k = 0;
-
-			for (size_t i = 0; i < n_sug; i++)
-				if (!sug[i].param)
-					sug[k++] = sug[i];
-			n_sug = k;
-		}
+		if (pp)
+			n_sug = fbac_suggest_drop_params(sug, n_sug);
 		if (pp && !(dv && dv->protected))
 			printf("  '%s' is protected (%s): only a functionality that names it grants it\n",
 			       pp->path, pp->reason);

@@ -1305,6 +1305,21 @@ static void test_suggest(void)
 	ok(n == 2 && !strcmp(out[0].f->name, "Read_Passwd") &&
 		   !strcmp(out[1].f->name, "Read_Etc"),
 	   "the best two");
+	{
+		/* Under a protected path, no parameterised grant is kept. */
+		struct fbac_suggestion mix[4] = { 0 };
+
+		mix[0].param = "ports";
+		mix[1].fill = "/a";
+		mix[2].param = "dir";
+		mix[3].fill = "/b";
+		is_int((long)fbac_suggest_drop_params(mix, 4), 2,
+		       "parameterised grants dropped");
+		ok(!mix[0].param && !strcmp(mix[0].fill, "/a") &&
+			   !strcmp(mix[1].fill, "/b"),
+		   "the others kept, in order");
+		is_int((long)fbac_suggest_drop_params(mix, 0), 0, "none in none");
+	}
 
 	q.path = "/home/u/.ssh/id_rsa";
 	is_int(fbac_suggest(lib, &env, &q, "/home/u/.ssh", out, 8, &n), 0,
