@@ -12,6 +12,7 @@
 
 #include "fbac.h"
 #include "output.h"
+#include "new.h"
 #include "overlap.h"
 
 struct compare_opts {
@@ -76,30 +77,6 @@ app_of_name(const struct fbac_library *lib, const char *name,
 		if (!skip[i])
 			app = fbac_library_find_app(lib, i, name);
 	return app;
-}
-
-static struct fbac_policy *compile_app(struct layers *l,
-				       const struct fbac_application *app)
-{
-	struct fbac_resolve_input ri = {
-		.lib = l->lib, .env = &l->env, .trusted_env = &l->trusted_env,
-		.app = app, .root_name = app->name, .layer = app->layer,
-	};
-	struct fbac_resolved *res = NULL;
-	struct fbac_policy *pol = NULL;
-	struct fbac_diag d = { 0 };
-	int r;
-
-	if (l->lib->layers[app->layer].kind == FBAC_LAYER_ADMIN)
-		ri.env = &l->trusted_env;
-	r = fbac_resolve(&ri, &res, &d);
-	if (r == 0)
-		r = fbac_policy_compile_flags(&res, app->name,
-					      FBAC_COMPILE_NO_GAPS, &pol, &d);
-	if (r < 0)
-		log_diag(r, &d);
-	fbac_resolved_free(res);
-	return pol;
 }
 
 static void cell(unsigned shared, unsigned n)
@@ -180,7 +157,7 @@ int cmd_compare(struct global *g, int argc, char **argv)
 			goto out;
 		}
 	for (size_t k = 0; k < 2; k++)
-		if (!(pol[k] = compile_app(&l, app[k])))
+		if (compile_app(&l, app[k], &pol[k]) < 0)
 			goto out;
 	if (fbac_policy_overlap(pol[0], pol[1], &ab) < 0 ||
 	    fbac_policy_overlap(pol[1], pol[0], &ba) < 0) {

@@ -79,7 +79,8 @@ const char *yaml_quote(struct fbac_arena *a, const char *s);
 /*
  * Resolve and compile the application policy app of the loaded layers l,
  * as fbac show does (the administrator's layer with the trusted
- * variables). Prints the problem. Return: 0 or a negative errno.
+ * variables); fbac new, export and compare use it. Prints the problem.
+ * Return: 0 or a negative errno.
  */
 int compile_app(const struct layers *l, const struct fbac_application *app,
 		struct fbac_policy **ret);
