@@ -176,24 +176,6 @@ tty() {
 	track "$(cat "$BATS_TEST_TMPDIR/tty.pid")"
 }
 
-pane() {
-	tmux -S "$TMUX_SOCK" capture-pane -p -J
-}
-
-keys() {
-	tmux -S "$TMUX_SOCK" send-keys "$@"
-}
-
-wait_pane() {
-	local end=$((SECONDS + ${2:-10} * 3))
-	while :; do
-		[[ $(pane) == *"$1"* ]] && return 0
-		((SECONDS < end)) || break
-		sleep 0.05
-	done
-	fail "the terminal does not show '$1':"$'\n'"$(pane)"$'\n'"stderr: $(cat "$ERR" 2>/dev/null)"
-}
-
 # tty_done: the pane's fbac-run ended with status 0, without denials,
 # and the key is unread.
 tty_done() {

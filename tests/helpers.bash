@@ -361,3 +361,27 @@ expect_status() {
 	show_run
 	fail "expected exit status $1, got $status"
 }
+
+# The terminal of the tmux session a test started on $TMUX_SOCK: pane
+# prints its screen (wrapped lines joined), keys types (send-keys
+# arguments), wait_pane TEXT [SECONDS] waits until the screen shows TEXT
+# (up to three times SECONDS, default 10, as CI's two CPUs may be busy),
+# else fails with the screen and, when $ERR names a file, what the program
+# printed there.
+pane() {
+	tmux -S "$TMUX_SOCK" capture-pane -p -J
+}
+
+keys() {
+	tmux -S "$TMUX_SOCK" send-keys "$@"
+}
+
+wait_pane() {
+	local end=$((SECONDS + ${2:-10} * 3))
+	while :; do
+		[[ $(pane) == *"$1"* ]] && return 0
+		((SECONDS < end)) || break
+		sleep 0.05
+	done
+	fail "the terminal does not show '$1':"$'\n'"$(pane)${ERR:+$'\n'"stderr: $(cat "$ERR" 2>/dev/null)"}"
+}

@@ -66,26 +66,6 @@ shell_start() {
 	wait_pane 'jobs$'
 }
 
-pane() {
-	tmux -S "$TMUX_SOCK" capture-pane -p -J
-}
-
-keys() {
-	tmux -S "$TMUX_SOCK" send-keys "$@"
-}
-
-# wait_pane TEXT [SECONDS]: wait until the screen shows TEXT (up to three
-# times SECONDS, default 10, as CI's two CPUs may be busy).
-wait_pane() {
-	local end=$((SECONDS + ${2:-10} * 3))
-	while :; do
-		[[ $(pane) == *"$1"* ]] && return 0
-		((SECONDS < end)) || break
-		sleep 0.05
-	done
-	fail "the terminal does not show '$1':"$'\n'"$(pane)"
-}
-
 # type_line TEXT: type TEXT and Enter.
 type_line() {
 	keys -l "$1"

@@ -51,26 +51,6 @@ tty_run() {
 	tmux -S "$TMUX_SOCK" -f /dev/null new-session -d -x 160 -y 40 "bash $1" 3>&-
 }
 
-pane() {
-	tmux -S "$TMUX_SOCK" capture-pane -p -J
-}
-
-keys() {
-	tmux -S "$TMUX_SOCK" send-keys "$@"
-}
-
-# wait_pane TEXT [SECONDS]: until the screen shows TEXT (up to 3 x SECONDS).
-wait_pane() {
-	local end=$((SECONDS + ${2:-10} * 3))
-	while :; do
-		[[ $(pane) == *"$1"* ]] && return 0
-		((SECONDS < end)) || break
-		sleep 0.05
-	done
-	printf 'screen without "%s":\n%s\n' "$1" "$(pane)" >&2
-	return 1
-}
-
 # The environment a tmux script starts with.
 tty_env() {
 	declare -p FBAC_DATADIR HOME FBAC_USER_DIR LC_ALL XDG_DATA_DIRS \
