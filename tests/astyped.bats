@@ -166,14 +166,7 @@ tty() {
 		printf 'echo "fbac-run-status=$?"\n'
 		printf 'sleep 60\n'
 	} >"$script"
-	TMUX_SOCK=$BATS_TEST_TMPDIR/tmux.sock
-	tmux -S "$TMUX_SOCK" -f /dev/null new-session -d -x 160 -y 40 "bash $script" 3>&-
-	local i
-	for ((i = 0; i < 400; i++)); do
-		[[ -s $BATS_TEST_TMPDIR/tty.pid ]] && break
-		sleep 0.05
-	done
-	track "$(cat "$BATS_TEST_TMPDIR/tty.pid")"
+	tmux_script "$script"
 }
 
 # tty_done: the pane's fbac-run ended with status 0, without denials,

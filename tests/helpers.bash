@@ -362,6 +362,20 @@ expect_status() {
 	fail "expected exit status $1, got $status"
 }
 
+# tmux_script SCRIPT: run bash SCRIPT in a new tmux session of 160x40 on
+# $TMUX_SOCK (set here), and track the process whose pid SCRIPT writes to
+# $BATS_TEST_TMPDIR/tty.pid (waited for up to 20 s).
+tmux_script() {
+	TMUX_SOCK=$BATS_TEST_TMPDIR/tmux.sock
+	tmux -S "$TMUX_SOCK" -f /dev/null new-session -d -x 160 -y 40 "bash $1" 3>&-
+	local i
+	for ((i = 0; i < 400; i++)); do
+		[[ -s $BATS_TEST_TMPDIR/tty.pid ]] && break
+		sleep 0.05
+	done
+	track "$(cat "$BATS_TEST_TMPDIR/tty.pid")"
+}
+
 # The terminal of the tmux session a test started on $TMUX_SOCK: pane
 # prints its screen (wrapped lines joined), keys types (send-keys
 # arguments), wait_pane TEXT [SECONDS] waits until the screen shows TEXT
