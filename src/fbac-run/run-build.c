@@ -5,17 +5,99 @@
  * --as grants and the values --as fills).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "as-values.h"
 #include "cache.h"
 #include "layers.h"
 #include "nested.h"
 #include "output.h"
+#include "path.h"
 #include "run.h"
 #include "stack-cache.h"
+#include "wrap.h"
+
+/* A wrapper of fbac wrap: 'fbac-run less' means the real less, never
+ * the wrapper in ~/.local/bin that would run fbac-run again. */
+static bool is_wrapper(const char *path, const struct stat *st)
+{
+	char head[64];
+	struct fbac_wrapper w;
+	ssize_t n;
+	int fd;
+
+	if (st->st_size > FBAC_MAX_WRAPPER_SIZE || st->st_size < 16)
+		return false;
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0)
+		return false;
+	n = read(fd, head, sizeof(head));
+	close(fd);
+	return n > 0 && fbac_wrapper_parse(head, (size_t)n, &w) != -ENOMSG;
+}
+
+/* execvp's search, done here so the policy can be found by path.
+ * Return: 0 or -errno. */
+static int find_program(const char *name, char *out, size_t size)
+{
+	const char *path = getenv("PATH");
+	int err = ENOENT;
+
+	if (strchr(name, '/')) {
+		const char *slash = strrchr(name, '/'), *base = slash + 1;
+		char dir[PATH_MAX], real[PATH_MAX];
+
+		/* Policies name normal absolute paths: ./prog, ../bin/prog
+		 * and /a/./b/prog by their directory's canonical path, the
+		 * last name kept (a symlink is named as typed). Only the
+		 * policy sees this: the program is run as typed. */
+		if (name[0] == '/' && fbac_path_is_normal(name)) {
+			if (snprintf(out, size, "%s", name) >= (int)size)
+				return -ENAMETOOLONG;
+			return access(out, F_OK) == 0 ? 0 : -errno;
+		}
+		if (!*base || streq(base, ".") || streq(base, ".."))
+			base = "";
+		if (snprintf(dir, sizeof(dir), "%.*s",
+			     slash == name ? 1 : (int)(slash - name),
+			     name) >= (int)sizeof(dir))
+			return -ENAMETOOLONG;
+		if (!realpath(*base ? dir : name, real))
+			return -errno;
+		if (snprintf(out, size, "%s%s%s", real,
+			     *base && !streq(real, "/") ? "/" : "",
+			     base) >= (int)size)
+			return -ENAMETOOLONG;
+		return access(out, F_OK) == 0 ? 0 : -errno;
+	}
+	if (!path || !*path)
+		path = "/usr/local/bin:/usr/bin:/bin";
+	for (const char *p = path; p; p = strchr(p, ':') ? strchr(p, ':') + 1 : NULL) {
+		size_t len = strchr(p, ':') ? (size_t)(strchr(p, ':') - p) :
+					      strlen(p);
+		struct stat st;
+
+		if (len == 0)
+			continue;
+		if (snprintf(out, size, "%.*s/%s", (int)len, p, name) >=
+		    (int)size)
+			continue;
+		if (stat(out, &st) == 0 && S_ISREG(st.st_mode)) {
+			if (is_wrapper(out, &st))
+				continue;
+			if (access(out, X_OK) == 0)
+				return 0;
+			err = EACCES;
+		}
+	}
+	return -err;
+}
 
 static int build_stack(struct options *o, struct layers *l, const char *exe,
 		       struct fbac_include *grants, unsigned compile_flags,

@@ -80,10 +80,6 @@ struct run_state {
 	unsigned compile_flags;
 };
 
-/* execvp's search, done here so the policy can be found by path (main.c).
- * Return: 0 or -errno. */
-int find_program(const char *name, char *out, size_t size);
-
 /* The start (run-build.c): the program found, whether we run confined
  * already, the filter started and the layers begun. Return: 0, or the
  * exit status of a run that ends here, before anything is to report. */
