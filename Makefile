@@ -8,7 +8,8 @@
 #   tests/unit/test-*.c-> $(BUILD)/tests/test-*       (TAP, see tests/unit/tap.h)
 #   tests/fuzz/fuzz-*.c-> $(BUILD)/fuzz/fuzz-*        (libFuzzer, built with clang)
 #
-# Options: SANITIZE=1 (ASan+UBSan build in build-san/), WERROR=0, V=1,
+# Options: SANITIZE=1 (ASan+UBSan build in build-san/, with DEBUG=1),
+# DEBUG=1 (internal checks: the supervisor answers each call once), WERROR=0, V=1,
 # STATIC_DEPS=0 (link libyaml, libseccomp and libcap dynamically),
 # PREFIX, BINDIR, DATADIR, MANDIR, SYSCONFDIR, DESTDIR (staging only),
 # CC, CLANG, PKG_CONFIG, CPPFLAGS/CFLAGS/LDFLAGS/LDLIBS (appended after ours).
@@ -34,6 +35,10 @@ INSTALL ?= install
 AR ?= ar
 
 SANITIZE ?= 0
+# Internal checks that abort (src/fbac-run/call.h: every notification is
+# answered exactly once); on in the sanitizer build, so make SANITIZE=1
+# check runs every suite with them.
+DEBUG ?= $(SANITIZE)
 WERROR ?= 1
 STATIC_DEPS ?= 1
 
@@ -107,6 +112,7 @@ WERROR_FLAGS :=
 endif
 
 DEFINES = -DFBAC_DATADIR='"$(DATADIR)/fbac"' \
+	$(if $(filter 1,$(DEBUG)),-DFBAC_DEBUG) \
 	-DFBAC_SYSCONFDIR='"$(SYSCONFDIR)/fbac"' \
 	-DFBAC_BINDIR='"$(BINDIR)"' \
 	-DFBAC_VERSION='"$(VERSION)"'
@@ -173,7 +179,8 @@ FLAGS_STAMP := $(BUILD)/.flags
 BUILD_FLAGS = $(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(ALL_LDFLAGS) $(LDLIBS) \
 	static=$(STATIC_DEPS) \
 	| $(CLANG) $(FUZZ_CPPFLAGS) $(FUZZ_CFLAGS)
-NO_BUILD_GOALS := clean help uninstall lint-man lint-docs lint-size lint-clang
+NO_BUILD_GOALS := clean help uninstall lint-man lint-docs lint-size lint-graph \
+	lint-clang
 ifneq ($(filter-out $(NO_BUILD_GOALS),$(or $(MAKECMDGOALS),all)),)
 OLD_BUILD_FLAGS := $(file <$(FLAGS_STAMP))
 ifneq ($(strip $(OLD_BUILD_FLAGS)),$(strip $(BUILD_FLAGS)))
@@ -184,7 +191,7 @@ endif
 
 # ---------------------------------------------------------------- rules
 .PHONY: all help check check-unit check-bats demo bench test-progs fuzz fuzz-smoke fuzz-build \
-	install uninstall lint lint-man lint-docs lint-size lint-clang clean
+	install uninstall lint lint-man lint-docs lint-size lint-graph lint-clang clean
 
 all: $(LIBFBAC) $(PROGRAM_BINS) $(GENERATED_MAN)
 
@@ -417,13 +424,18 @@ lint-docs:
 
 # What `make check` runs before the tests, and CONTRIBUTING.md's rules that a
 # program can check: the module map, the man pages, the size of files and
-# functions (tests/lint-size, with its ratchet tests/lint-size.allow), and a
-# build with clang, -Werror, in its own tree (gcc's -Werror build is the
-# tree the tests run, unless WERROR=0).
-lint: lint-docs lint-man lint-size lint-clang
+# functions (tests/lint-size, with its ratchet tests/lint-size.allow), the
+# layers of src/fbac-run (tests/lint-graph: no include or call cycle, the
+# handlers call only down), and a build with clang, -Werror and DEBUG=1,
+# in its own tree (gcc's -Werror build is the tree the tests run, unless
+# WERROR=0).
+lint: lint-docs lint-man lint-size lint-graph lint-clang
 
 lint-size:
 	@tests/lint-size
+
+lint-graph:
+	@tests/lint-graph
 
 # Everything C that make check compiles with CC: the programs, the unit tests
 # (run too) and the test programs. Not `all`: the generated man page is the
@@ -434,10 +446,10 @@ CLANG_GOALS = $(patsubst $(BUILD)/%,$(CLANG_BUILD)/%,$(LIBFBAC) $(PROGRAM_BINS))
 lint-clang:
 	@mkdir -p $(CLANG_BUILD)
 	@$(MAKE) --no-print-directory CC=$(CLANG) BUILD=$(CLANG_BUILD) \
-		SANITIZE=0 WERROR=1 $(CLANG_GOALS) check-unit test-progs >$(CLANG_BUILD)/lint.log 2>&1 || \
+		SANITIZE=0 DEBUG=1 WERROR=1 $(CLANG_GOALS) check-unit test-progs >$(CLANG_BUILD)/lint.log 2>&1 || \
 		{ grep -E 'error|warning|failed|not ok' $(CLANG_BUILD)/lint.log | head -n 40; \
 		  echo "lint-clang: FAILED (CC=$(CLANG) -Werror; the whole log: $(CLANG_BUILD)/lint.log)"; exit 1; }
-	@echo "lint-clang: $(CLANG) -Werror build and unit tests ok in $(CLANG_BUILD)/"
+	@echo "lint-clang: $(CLANG) -Werror DEBUG=1 build and unit tests ok in $(CLANG_BUILD)/"
 
 # ---------------------------------------------------------------- install
 install: all
@@ -484,10 +496,11 @@ help:
 	@echo "  bench        build and run bench/ (prints figures, no pass/fail)"
 	@echo "  fuzz         run every fuzzer for FUZZ_SECONDS (default 60)"
 	@echo "  fuzz-smoke   the $(FUZZ_SMOKE_SECONDS)-second fuzz run of make check"
-	@echo "  lint         lint-docs, lint-man, lint-size and lint-clang (run first by check)"
+	@echo "  lint         lint-docs, lint-man, lint-size, lint-graph and lint-clang (run first by check)"
 	@echo "  lint-docs    check that docs/architecture.md names every source file"
 	@echo "  lint-man     check man/*.[157] with groff (and mandoc when installed)"
 	@echo "  lint-size    at most 600 lines a C file, 120 a function (ratchet: tests/lint-size.allow)"
+	@echo "  lint-graph   src/fbac-run: no include or call cycle, handlers call only down"
 	@echo "  lint-clang   build and unit-test with $(CLANG) -Werror in $(CLANG_BUILD)/"
 	@echo "  install      to DESTDIR+PREFIX; uninstall removes the same files"
 	@echo "  clean        remove build/, build-san/ and $(CLANG_BUILD)/"

@@ -13,11 +13,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "call-parts.h"
 #include "filter.h"
 #include "hint.h"
 #include "output.h"
 #include "suggest.h"
-#include "sup.h"
 
 #define MAX_LINES 64	 /* human lines per run; the rest are counted */
 
@@ -320,8 +320,8 @@ void event_log(struct call *c, const struct fbac_query *q, bool allowed,
 	pthread_mutex_unlock(&c->s->events.lock);
 }
 
-bool refuse(struct call *c, enum fbac_op op, const char *path,
-	    const char *reason)
+bool call_refuse(struct call *c, enum fbac_op op, const char *path,
+		 const char *reason)
 {
 	struct fbac_query q = { .op = op, .path = path };
 

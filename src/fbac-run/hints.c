@@ -9,16 +9,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "call-parts.h"
 #include "hint.h"
 #include "macro.h"
-#include "sup.h"
 
 size_t hint_defines(const struct sup *s, const struct fbac_library *lib,
 		    const struct fbac_query *q, const char *fill_dir,
 		    struct fbac_define_hint *out, size_t max)
 {
 	const struct hint_input *h = s->hint;
-	/* On the heap: a worker thread (run_slow) has a small stack. */
+	/* On the heap: a worker thread (call_run_slow) has a small stack. */
 	_cleanup_free_ struct fbac_include *grants = NULL;
 	struct fbac_stack_input si = { 0 };
 	char real[PATH_MAX];

@@ -19,7 +19,8 @@
 #include <unistd.h>
 #include <utime.h>
 
-#include "sup.h"
+#include "call.h"
+#include "sup-handlers.h"
 #include "target.h"
 
 /* ---- attributes ---- */
@@ -34,7 +35,7 @@ static int resolve_set(struct call *c, int dirfd, uint64_t path, int atflags,
 		rf = 0;
 	if (atflags & AT_EMPTY_PATH)
 		rf |= RES_EMPTY_OK;
-	err = resolve_arg(c, dirfd, path, rf, r);
+	err = call_resolve_arg(c, dirfd, path, rf, r);
 	if (err < 0)
 		return err;
 	/*
@@ -47,12 +48,12 @@ static int resolve_set(struct call *c, int dirfd, uint64_t path, int atflags,
 	 */
 	if (owner_op && r->fd >= 0 &&
 	    target_kernel_refuses_owner_op(c->tid, r->st.st_uid) &&
-	    would_allow_path(c, FBAC_OP_FILE_GETATTR, r->path)) {
+	    call_would_allow_path(c, FBAC_OP_FILE_GETATTR, r->path)) {
 		resolved_close(r);
 		return -EPERM;
 	}
-	if (!decide_path(c, op, r->path) ||
-	    (op == FBAC_OP_FILE_SETATTR && !pty_allowed(c, op, r))) {
+	if (!call_decide_path(c, op, r->path) ||
+	    (op == FBAC_OP_FILE_SETATTR && !call_pty_allowed(c, op, r))) {
 		resolved_close(r);
 		return -EACCES;
 	}
@@ -69,7 +70,7 @@ static void do_chmod(struct call *c, int dirfd, uint64_t path, mode_t mode,
 	struct stat st;
 
 	if (err < 0) {
-		fail(c, err);
+		call_fail(c, err);
 		return;
 	}
 	if (fstat(r.fd, &st) == 0 && S_ISLNK(st.st_mode)) {
@@ -80,7 +81,7 @@ static void do_chmod(struct call *c, int dirfd, uint64_t path, mode_t mode,
 			err = -errno;
 	}
 	resolved_close(&r);
-	respond(c, 0, err);
+	call_respond(c, 0, err);
 }
 
 static void do_chown(struct call *c, int dirfd, uint64_t path, uid_t uid,
@@ -92,13 +93,13 @@ static void do_chown(struct call *c, int dirfd, uint64_t path, uid_t uid,
 			      uid != (uid_t)-1 || gid != (gid_t)-1, &r);
 
 	if (err < 0) {
-		fail(c, err);
+		call_fail(c, err);
 		return;
 	}
 	if (fchownat(r.fd, "", uid, gid, AT_EMPTY_PATH) < 0)
 		err = -errno;
 	resolved_close(&r);
-	respond(c, 0, err);
+	call_respond(c, 0, err);
 }
 
 static void h_truncate(struct call *c)
@@ -109,14 +110,14 @@ static void h_truncate(struct call *c)
 			      false, &r);
 
 	if (err < 0) {
-		fail(c, err);
+		call_fail(c, err);
 		return;
 	}
 	fdname(name, sizeof(name), r.fd);
 	if (truncate(name, (off_t)ARG(c, 1)) < 0)
 		err = -errno;
 	resolved_close(&r);
-	respond(c, 0, err);
+	call_respond(c, 0, err);
 }
 
 static void do_utimens(struct call *c, int dirfd, uint64_t path,
@@ -129,7 +130,7 @@ static void do_utimens(struct call *c, int dirfd, uint64_t path,
 			      FBAC_OP_FILE_SETATTR, false, &r);
 
 	if (err < 0) {
-		fail(c, err);
+		call_fail(c, err);
 		return;
 	}
 	if (fstat(r.fd, &st) == 0 && S_ISLNK(st.st_mode)) {
@@ -140,7 +141,7 @@ static void do_utimens(struct call *c, int dirfd, uint64_t path,
 			err = -errno;
 	}
 	resolved_close(&r);
-	respond(c, 0, err);
+	call_respond(c, 0, err);
 }
 
 static void h_utimensat(struct call *c)
@@ -149,7 +150,7 @@ static void h_utimensat(struct call *c)
 
 	if (ARG(c, 2) &&
 	    target_read(c->tid, ARG(c, 2), ts, sizeof(ts)) < 0) {
-		fail(c, -EFAULT);
+		call_fail(c, -EFAULT);
 		return;
 	}
 	do_utimens(c, AT_FD(ARG(c, 0)), ARG(c, 1), ARG(c, 2) ? ts : NULL,
@@ -163,7 +164,7 @@ static void h_utimes(struct call *c, int dirfd, uint64_t path, uint64_t tv)
 
 	if (tv) {
 		if (target_read(c->tid, tv, t, sizeof(t)) < 0) {
-			fail(c, -EFAULT);
+			call_fail(c, -EFAULT);
 			return;
 		}
 		for (int i = 0; i < 2; i++) {
@@ -181,7 +182,7 @@ static void h_utime(struct call *c)
 
 	if (ARG(c, 1)) {
 		if (target_read(c->tid, ARG(c, 1), &u, sizeof(u)) < 0) {
-			fail(c, -EFAULT);
+			call_fail(c, -EFAULT);
 			return;
 		}
 		ts[0] = (struct timespec){ u.actime, 0 };
@@ -206,7 +207,7 @@ static void do_xattr(struct call *c, bool nofollow)
 
 	if (!list && (err = target_read_string(c->tid, ARG(c, 1), name,
 					       sizeof(name))) < 0) {
-		fail(c, err == -ENAMETOOLONG ? -ERANGE : err);
+		call_fail(c, err == -ENAMETOOLONG ? -ERANGE : err);
 		return;
 	}
 	err = resolve_set(c, AT_FDCWD, ARG(c, 0),
@@ -214,7 +215,7 @@ static void do_xattr(struct call *c, bool nofollow)
 			  set ? FBAC_OP_FILE_SETATTR : FBAC_OP_FILE_GETATTR,
 			  false, &r);
 	if (err < 0) {
-		fail(c, err);
+		call_fail(c, err);
 		return;
 	}
 	/* Symlinks carry no user attributes; we do not emulate the rest. */
@@ -262,7 +263,7 @@ static void do_xattr(struct call *c, bool nofollow)
 	}
 out:
 	resolved_close(&r);
-	respond(c, err ? 0 : n, err);
+	call_respond(c, err ? 0 : n, err);
 }
 
 /*
@@ -280,7 +281,7 @@ static void h_fd_setattr(struct call *c)
 
 	fd = target_getfd(c->tid, (int)ARG(c, 0));
 	if (fd < 0) {
-		fail(c, fd);
+		call_fail(c, fd);
 		return;
 	}
 	fdname(link, sizeof(link), fd);
@@ -290,7 +291,7 @@ static void h_fd_setattr(struct call *c)
 	 * (a memfd reads "/memfd:name (deleted)"). */
 	if (path[0] == '/' && strncmp(path, "/memfd:", 7) &&
 	    !(n > 0 && deleted_name(path, (size_t)n)) &&
-	    !decide_path(c, FBAC_OP_FILE_SETATTR, path)) {
+	    !call_decide_path(c, FBAC_OP_FILE_SETATTR, path)) {
 		err = -EACCES;
 		goto out;
 	}
@@ -336,7 +337,7 @@ static void h_fd_setattr(struct call *c)
 	}
 out:
 	close(fd);
-	respond(c, 0, err);
+	call_respond(c, 0, err);
 }
 
 bool handle_attr(struct call *c)
@@ -396,7 +397,7 @@ bool handle_attr(struct call *c)
 	case 452: /* fchmodat2, newer than our headers */
 		/* Its flags, as the kernel checks them. */
 		if (ARG(c, 3) & ~(uint64_t)(AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH)) {
-			respond(c, 0, -EINVAL);
+			call_respond(c, 0, -EINVAL);
 			return true;
 		}
 		do_chmod(c, AT_FD(ARG(c, 0)), ARG(c, 1), (mode_t)ARG(c, 2),

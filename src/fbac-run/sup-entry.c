@@ -21,7 +21,8 @@
 
 #include <linux/fs.h>
 
-#include "sup.h"
+#include "call.h"
+#include "sup-handlers.h"
 #include "target.h"
 
 /* ---- creation and removal ---- */
@@ -30,7 +31,8 @@
 static int resolve_entry(struct call *c, int dirfd, uint64_t path,
 			 enum fbac_op op, struct resolved *r)
 {
-	int err = resolve_arg(c, dirfd, path, RES_PARENT | RES_MAY_MISS, r);
+	int err = call_resolve_arg(c, dirfd, path, RES_PARENT | RES_MAY_MISS,
+				   r);
 
 	if (err < 0)
 		return err;
@@ -67,7 +69,7 @@ static int resolve_entry(struct call *c, int dirfd, uint64_t path,
 		resolved_close(r);
 		return -EACCES;
 	}
-	if (!decide_path(c, op, r->path)) {
+	if (!call_decide_path(c, op, r->path)) {
 		resolved_close(r);
 		return -EACCES;
 	}
@@ -81,15 +83,15 @@ static void do_mkdir(struct call *c, int dirfd, uint64_t path, mode_t mode)
 	mode_t old;
 
 	if (err < 0) {
-		fail(c, err);
+		call_fail(c, err);
 		return;
 	}
-	old = umask_enter(c);
+	old = call_umask_enter(c);
 	if (mkdirat(r.parent_fd, r.leaf, mode) < 0)
 		err = -errno;
-	umask_leave(old);
+	call_umask_leave(old);
 	resolved_close(&r);
-	respond(c, 0, err);
+	call_respond(c, 0, err);
 }
 
 static void do_mknod(struct call *c, int dirfd, uint64_t path, mode_t mode,
@@ -103,15 +105,15 @@ static void do_mknod(struct call *c, int dirfd, uint64_t path, mode_t mode,
 	mode_t old;
 
 	if (err < 0) {
-		fail(c, err);
+		call_fail(c, err);
 		return;
 	}
-	old = umask_enter(c);
+	old = call_umask_enter(c);
 	if (mknodat(r.parent_fd, r.leaf, mode, dev) < 0)
 		err = -errno;
-	umask_leave(old);
+	call_umask_leave(old);
 	resolved_close(&r);
-	respond(c, 0, err);
+	call_respond(c, 0, err);
 }
 
 static void do_unlink(struct call *c, int dirfd, uint64_t path, int flags)
@@ -123,13 +125,13 @@ static void do_unlink(struct call *c, int dirfd, uint64_t path, int flags)
 				&r);
 
 	if (err < 0) {
-		fail(c, err);
+		call_fail(c, err);
 		return;
 	}
 	if (unlinkat(r.parent_fd, r.leaf, flags & AT_REMOVEDIR) < 0)
 		err = -errno;
 	resolved_close(&r);
-	respond(c, 0, err);
+	call_respond(c, 0, err);
 }
 
 /*
@@ -170,13 +172,13 @@ static void do_rename(struct call *c, int odir, uint64_t old, int ndir,
 	int err = resolve_entry(c, odir, old, FBAC_OP_FILE_RENAME, &a);
 
 	if (err < 0) {
-		fail(c, err);
+		call_fail(c, err);
 		return;
 	}
 	err = resolve_entry(c, ndir, new, FBAC_OP_FILE_RENAME, &b);
 	if (err < 0) {
 		resolved_close(&a);
-		fail(c, err);
+		call_fail(c, err);
 		return;
 	}
 	err = refer_check(c, &a, b.path, flags & RENAME_EXCHANGE);
@@ -187,7 +189,7 @@ static void do_rename(struct call *c, int odir, uint64_t old, int ndir,
 		err = -errno;
 	resolved_close(&a);
 	resolved_close(&b);
-	respond(c, 0, err);
+	call_respond(c, 0, err);
 }
 
 static void do_link(struct call *c, int odir, uint64_t old, int ndir,
@@ -197,24 +199,24 @@ static void do_link(struct call *c, int odir, uint64_t old, int ndir,
 	int err;
 
 	if (flags & ~(AT_SYMLINK_FOLLOW | AT_EMPTY_PATH)) {
-		fail(c, -EINVAL);
+		call_fail(c, -EINVAL);
 		return;
 	}
 	/* Linking an open descriptor (AT_EMPTY_PATH) needs privileges we
 	 * do not lend; following symlinks changes what is linked. */
 	if (flags) {
-		fail(c, -EOPNOTSUPP);
+		call_fail(c, -EOPNOTSUPP);
 		return;
 	}
 	err = resolve_entry(c, odir, old, FBAC_OP_FILE_LINK, &a);
 	if (err < 0) {
-		fail(c, err);
+		call_fail(c, err);
 		return;
 	}
 	err = resolve_entry(c, ndir, new, FBAC_OP_FILE_LINK, &b);
 	if (err < 0) {
 		resolved_close(&a);
-		fail(c, err);
+		call_fail(c, err);
 		return;
 	}
 	err = refer_check(c, &a, b.path, false);
@@ -222,7 +224,7 @@ static void do_link(struct call *c, int odir, uint64_t old, int ndir,
 		err = -errno;
 	resolved_close(&a);
 	resolved_close(&b);
-	respond(c, 0, err);
+	call_respond(c, 0, err);
 }
 
 static void do_symlink(struct call *c, uint64_t target, int ndir,
@@ -233,18 +235,18 @@ static void do_symlink(struct call *c, uint64_t target, int ndir,
 	int err = target_read_string(c->tid, target, content, sizeof(content));
 
 	if (err < 0) {
-		fail(c, err);
+		call_fail(c, err);
 		return;
 	}
 	err = resolve_entry(c, ndir, path, FBAC_OP_SPECIAL_CREATE, &r);
 	if (err < 0) {
-		fail(c, err);
+		call_fail(c, err);
 		return;
 	}
 	if (symlinkat(content, r.parent_fd, r.leaf) < 0)
 		err = -errno;
 	resolved_close(&r);
-	respond(c, 0, err);
+	call_respond(c, 0, err);
 }
 
 bool handle_entry(struct call *c)

@@ -7,15 +7,19 @@
  * the program (or fbac-run, at start-up) would only see EACCES. So the
  * supervisor reads what the kernel will load and decides it first, with
  * a denial line and an event that say whose loader or interpreter it is.
+ * The exec itself (execve, execveat) is decided here too, and continues
+ * in the kernel, bounded by Landlock's EXECUTE right.
  */
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
-#include "sup.h"
+#include "call.h"
+#include "sup-handlers.h"
 
 #define HEAD_SIZE 4096 /* ELF program headers and a #! line are here */
 #define MAX_DEPTH 4    /* the kernel's own limit on nested interpreters */
@@ -80,7 +84,12 @@ static int interpreter_of(int fd, char *out, size_t size)
 	return 0;
 }
 
-bool exec_needs_allowed(struct call *c, const struct resolved *prog)
+/*
+ * Whether what the kernel loads to run prog (a script's interpreter, an
+ * ELF loader, in turn) may be executed: decided with denial lines and
+ * events, as Landlock would refuse them out of sight.
+ */
+static bool exec_needs_allowed(struct call *c, const struct resolved *prog)
 {
 	char interp[FBAC_MAX_PATH], about[FBAC_MAX_PATH + 64];
 	char of[FBAC_MAX_PATH];
@@ -95,16 +104,84 @@ bool exec_needs_allowed(struct call *c, const struct resolved *prog)
 		if (kind <= 0)
 			break;
 		resolved_close(&r);
-		if (resolve_path(c, AT_FDCWD, interp, RES_FOLLOW, &r) < 0)
+		if (call_resolve_path(c, AT_FDCWD, interp, RES_FOLLOW, &r) < 0)
 			break; /* the kernel answers ENOENT itself */
 		snprintf(about, sizeof(about), "the %s of '%s'",
 			 kind == 1 ? "interpreter" : "loader", of);
 		c->about = about;
-		ok = decide_path(c, FBAC_OP_FILE_EXECUTE, r.path);
+		ok = call_decide_path(c, FBAC_OP_FILE_EXECUTE, r.path);
 		c->about = NULL;
 		snprintf(of, sizeof(of), "%s", r.path);
 		fd = r.fd;
 	}
 	resolved_close(&r);
 	return ok;
+}
+
+/*
+ * The dynamic loader run as the program maps any readable file and runs
+ * it (ld.so /denied/prog): mmap is not something Landlock controls. So
+ * the loader is never the program itself; programs still use it through
+ * their PT_INTERP, which the kernel loads without an execve of its own.
+ */
+static bool is_loader(const char *path)
+{
+	const char *base = strrchr(path, '/');
+
+	base = base ? base + 1 : path;
+	return !strncmp(base, "ld-linux", 8) || !strncmp(base, "ld.so", 5) ||
+	       (!strncmp(base, "ld-", 3) && strstr(base, ".so"));
+}
+
+static void do_exec(struct call *c, int dirfd, uint64_t path, int flags)
+{
+	struct resolved r;
+	unsigned rf = (flags & AT_SYMLINK_NOFOLLOW) ? 0 : RES_FOLLOW;
+	int err;
+
+	if (flags & AT_EMPTY_PATH)
+		rf |= RES_EMPTY_OK;
+	err = call_resolve_arg(c, dirfd, path, rf, &r);
+	/* The program's own exec (a relative name is resolved from our
+	 * directory until now): from here on, the child is the program. */
+	if (c->tid == c->s->launch_pid)
+		__atomic_store_n(&c->s->launch_pid, 0, __ATOMIC_RELEASE);
+	if (err < 0) {
+		/* memfd, deleted files and other pathless programs: refused. */
+		call_fail(c, err == -ENOENT || err == -EFAULT ||
+					     err == -ENOTDIR ?
+				     err :
+				     -EACCES);
+		return;
+	}
+	err = call_decide_path(c, FBAC_OP_FILE_EXECUTE, r.path) ? 0 : -EACCES;
+	/* Its interpreter or loader, which Landlock would refuse unseen. */
+	if (!err && !exec_needs_allowed(c, &r))
+		err = -EACCES;
+	if (!err && is_loader(r.path) &&
+	    !call_refuse(c, FBAC_OP_FILE_EXECUTE, r.path,
+			 "the dynamic loader run as a program would run files that may only be read"))
+		err = -EACCES;
+	resolved_close(&r);
+	/* Landlock's EXECUTE right bounds what a swapped path could reach. */
+	if (err) {
+		__atomic_add_fetch(&c->s->exec_refused, 1, __ATOMIC_RELAXED);
+		call_fail(c, err);
+	}
+	else
+		call_continue(c);
+}
+
+bool handle_exec(struct call *c)
+{
+	switch (c->nr) {
+	case SYS_execve:
+		do_exec(c, AT_FDCWD, ARG(c, 0), 0);
+		return true;
+	case SYS_execveat:
+		do_exec(c, AT_FD(ARG(c, 0)), ARG(c, 1), (int)ARG(c, 4));
+		return true;
+	default:
+		return false;
+	}
 }

@@ -20,7 +20,8 @@
 #include <unistd.h>
 #include <utime.h>
 
-#include "sup.h"
+#include "call.h"
+#include "sup-handlers.h"
 #include "target.h"
 
 /* ---- metadata ---- */
@@ -36,13 +37,13 @@ static int resolve_get(struct call *c, int dirfd, uint64_t path, int atflags,
 		rf |= RES_FOLLOW;
 	if (atflags & AT_EMPTY_PATH)
 		rf |= RES_EMPTY_OK;
-	err = resolve_arg(c, dirfd, path, rf, r);
+	err = call_resolve_arg(c, dirfd, path, rf, r);
 	if (err < 0)
 		return err;
 	/* fstat() of its own descriptor reveals nothing new to the program. */
 	if (r->held)
 		return 0;
-	if (!decide_getattr(c, r->path)) {
+	if (!call_decide_getattr(c, r->path)) {
 		resolved_close(r);
 		return -EACCES;
 	}
@@ -56,7 +57,7 @@ static void do_stat(struct call *c, int dirfd, uint64_t path, uint64_t buf,
 	int err = resolve_get(c, dirfd, path, atflags, &r);
 
 	if (err < 0) {
-		fail(c, err);
+		call_fail(c, err);
 		return;
 	}
 	/* The walk took the object's stat already. */
@@ -64,7 +65,7 @@ static void do_stat(struct call *c, int dirfd, uint64_t path, uint64_t buf,
 		err = -errno;
 	else if (target_write(c->tid, buf, &r.st, sizeof(r.st)) < 0)
 		err = -EFAULT;
-	respond(c, 0, err);
+	call_respond(c, 0, err);
 	resolved_close(&r);
 }
 
@@ -76,7 +77,7 @@ static void h_statx(struct call *c)
 	int err = resolve_get(c, AT_FD(ARG(c, 0)), ARG(c, 1), flags, &r);
 
 	if (err < 0) {
-		fail(c, err);
+		call_fail(c, err);
 		return;
 	}
 	if (statx(r.fd, "",
@@ -85,7 +86,7 @@ static void h_statx(struct call *c)
 		err = -errno;
 	else if (target_write(c->tid, ARG(c, 4), &stx, sizeof(stx)) < 0)
 		err = -EFAULT;
-	respond(c, 0, err);
+	call_respond(c, 0, err);
 	resolved_close(&r);
 }
 
@@ -96,14 +97,14 @@ static void h_statfs(struct call *c)
 	int err = resolve_get(c, AT_FDCWD, ARG(c, 0), 0, &r);
 
 	if (err < 0) {
-		fail(c, err);
+		call_fail(c, err);
 		return;
 	}
 	if (fstatfs(r.fd, &sf) < 0)
 		err = -errno;
 	else if (target_write(c->tid, ARG(c, 1), &sf, sizeof(sf)) < 0)
 		err = -EFAULT;
-	respond(c, 0, err);
+	call_respond(c, 0, err);
 	resolved_close(&r);
 }
 
@@ -122,30 +123,32 @@ static bool access_allowed(struct call *c, const struct resolved *r, int mode)
 	 * asked about is recorded as what it would then do. */
 	if (c->s->mode != MODE_ENFORCE) {
 		if (mode & R_OK)
-			decide_path(c, r->is_dir ? FBAC_OP_DIR_READ : FBAC_OP_FILE_READ,
-				    r->path);
+			call_decide_path(c, r->is_dir ? FBAC_OP_DIR_READ :
+							FBAC_OP_FILE_READ,
+					 r->path);
 		if ((mode & W_OK) && !r->is_dir)
-			decide_path(c, FBAC_OP_FILE_WRITE, r->path);
+			call_decide_path(c, FBAC_OP_FILE_WRITE, r->path);
 		if ((mode & X_OK) && !r->is_dir)
-			decide_path(c, FBAC_OP_FILE_EXECUTE, r->path);
+			call_decide_path(c, FBAC_OP_FILE_EXECUTE, r->path);
 		return true;
 	}
 	if ((mode & R_OK) &&
-	    !would_allow_path(c, r->is_dir ? FBAC_OP_DIR_READ : FBAC_OP_FILE_READ,
-			      r->path))
+	    !call_would_allow_path(c, r->is_dir ? FBAC_OP_DIR_READ :
+						     FBAC_OP_FILE_READ,
+				   r->path))
 		return false;
 	if ((mode & W_OK) && !r->is_dir &&
-	    !would_allow_path(c, FBAC_OP_FILE_WRITE, r->path))
+	    !call_would_allow_path(c, FBAC_OP_FILE_WRITE, r->path))
 		return false;
 	if ((mode & W_OK) && r->is_dir) {
 		if (snprintf(child, sizeof(child), "%s/fbac-access-probe",
 			     strcmp(r->path, "/") ? r->path : "") >=
 			    (int)sizeof(child) ||
-		    !would_allow_path(c, FBAC_OP_FILE_CREATE, child))
+		    !call_would_allow_path(c, FBAC_OP_FILE_CREATE, child))
 			return false;
 	}
 	if ((mode & X_OK) && !r->is_dir &&
-	    !would_allow_path(c, FBAC_OP_FILE_EXECUTE, r->path))
+	    !call_would_allow_path(c, FBAC_OP_FILE_EXECUTE, r->path))
 		return false;
 	return true;
 }
@@ -157,7 +160,7 @@ static void do_access(struct call *c, int dirfd, uint64_t path, int mode,
 	int err = resolve_get(c, dirfd, path, atflags & ~AT_EMPTY_PATH, &r);
 
 	if (err < 0) {
-		fail(c, err);
+		call_fail(c, err);
 		return;
 	}
 	if (syscall(SYS_faccessat2, r.fd, "", mode,
@@ -165,7 +168,7 @@ static void do_access(struct call *c, int dirfd, uint64_t path, int mode,
 		err = -errno;
 	else if (!access_allowed(c, &r, mode))
 		err = -EACCES; /* a question, not an attempt: no denial line */
-	respond(c, 0, err);
+	call_respond(c, 0, err);
 	resolved_close(&r);
 }
 
@@ -178,7 +181,7 @@ static void do_readlink(struct call *c, int dirfd, uint64_t path,
 	int err = resolve_get(c, dirfd, path, AT_SYMLINK_NOFOLLOW, &r);
 
 	if (err < 0) {
-		fail(c, err);
+		call_fail(c, err);
 		return;
 	}
 	if ((int64_t)size <= 0) {
@@ -203,11 +206,11 @@ static void do_readlink(struct call *c, int dirfd, uint64_t path,
 		err = -EFAULT;
 		goto out;
 	}
-	respond(c, n, 0);
+	call_respond(c, n, 0);
 	resolved_close(&r);
 	return;
 out:
-	respond(c, 0, err);
+	call_respond(c, 0, err);
 	resolved_close(&r);
 }
 

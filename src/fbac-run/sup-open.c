@@ -20,8 +20,9 @@
 #include <unistd.h>
 #include <utime.h>
 
+#include "call.h"
 #include "path.h"
-#include "sup.h"
+#include "sup-handlers.h"
 #include "target.h"
 
 /* ---- open ---- */
@@ -44,9 +45,9 @@ static void open_blocking(void *p)
 	fdname(name, sizeof(name), o->fd);
 	fd = open(name, o->flags);
 	if (fd < 0)
-		respond(&o->c, 0, -errno);
+		call_respond(&o->c, 0, -errno);
 	else {
-		respond_fd(&o->c, fd, o->cloexec);
+		call_inject_fd(&o->c, fd, o->cloexec);
 		close(fd);
 	}
 	close(o->fd);
@@ -61,7 +62,7 @@ static void open_in_worker(struct call *c, struct resolved *r, int flags,
 	int err;
 
 	if (!o) {
-		fail(c, -ENOMEM);
+		call_fail(c, -ENOMEM);
 		return;
 	}
 	o->c = *c;
@@ -70,10 +71,10 @@ static void open_in_worker(struct call *c, struct resolved *r, int flags,
 	o->flags = flags;
 	o->cloexec = cloexec;
 	r->fd = -1;
-	if ((err = run_slow(open_blocking, o)) < 0) {
+	if ((err = call_run_slow(c, open_blocking, o)) < 0) {
 		close(o->fd);
 		free(o);
-		fail(c, err);
+		call_fail(c, err);
 	}
 }
 
@@ -86,20 +87,20 @@ static bool decide_open(struct call *c, const struct resolved *r, int flags,
 	if (r->held && !r->path[0])
 		return true; /* reopening its own pipe: nothing new */
 	if (flags & O_PATH)
-		return decide_getattr(c, r->path);
-	if (created && !decide_path(c, FBAC_OP_FILE_CREATE, r->path))
+		return call_decide_getattr(c, r->path);
+	if (created && !call_decide_path(c, FBAC_OP_FILE_CREATE, r->path))
 		return false;
 	/* Access mode 3 (ioctl-only opens) needs read and write, as the
 	 * kernel itself asks, and the device ioctl right. */
 	if (acc == O_ACCMODE &&
-	    (!decide_path(c, FBAC_OP_FILE_IOCTL, r->path) ||
-	     !decide_path(c, FBAC_OP_FILE_READ, r->path) ||
-	     !decide_path(c, FBAC_OP_FILE_WRITE, r->path)))
+	    (!call_decide_path(c, FBAC_OP_FILE_IOCTL, r->path) ||
+	     !call_decide_path(c, FBAC_OP_FILE_READ, r->path) ||
+	     !call_decide_path(c, FBAC_OP_FILE_WRITE, r->path)))
 		return false;
 	if (acc == O_RDONLY || acc == O_RDWR) {
-		if (!decide_path(c, r->is_dir ? FBAC_OP_DIR_READ :
-						FBAC_OP_FILE_READ,
-				 r->path))
+		if (!call_decide_path(c, r->is_dir ? FBAC_OP_DIR_READ :
+						     FBAC_OP_FILE_READ,
+				      r->path))
 			return false;
 	}
 	if (acc == O_WRONLY || acc == O_RDWR) {
@@ -109,14 +110,14 @@ static bool decide_open(struct call *c, const struct resolved *r, int flags,
 
 		/* Denied either way, the narrower right is the one named. */
 		if ((flags & O_APPEND) &&
-		    !would_allow_path(c, FBAC_OP_FILE_WRITE, r->path))
+		    !call_would_allow_path(c, FBAC_OP_FILE_WRITE, r->path))
 			op = FBAC_OP_FILE_APPEND;
 
-		if (!decide_path(c, op, r->path))
+		if (!call_decide_path(c, op, r->path))
 			return false;
 	}
 	if ((flags & O_TRUNC) && !created && acc != O_RDONLY &&
-	    !decide_path(c, FBAC_OP_FILE_TRUNCATE, r->path))
+	    !call_decide_path(c, FBAC_OP_FILE_TRUNCATE, r->path))
 		return false;
 	return true;
 }
@@ -162,7 +163,7 @@ static bool may_continue_ctty(struct call *c, const struct resolved *r,
 	    (flags & (O_NOCTTY | O_CREAT | O_TRUNC | O_PATH)) ||
 	    acc == O_ACCMODE || r->held)
 		return false;
-	if (target_proc_stat(c->tid, &ts) < 0 || ts.session != tgid_of(c) ||
+	if (target_proc_stat(c->tid, &ts) < 0 || ts.session != call_tgid(c) ||
 	    ts.tty_nr != 0)
 		return false;
 	if ((acc == O_RDONLY || acc == O_RDWR) &&
@@ -189,14 +190,14 @@ static bool open_missing(struct call *c, const struct resolved *r, int flags,
 	int fd, err;
 
 	if (!(flags & O_CREAT)) {
-		fail(c, -ENOENT);
+		call_fail(c, -ENOENT);
 		return true;
 	}
 	if (!decide_open(c, r, flags, true)) {
-		fail(c, -EACCES);
+		call_fail(c, -EACCES);
 		return true;
 	}
-	old = umask_enter(c);
+	old = call_umask_enter(c);
 	/* Never through a dangling symlink: it would create a file
 	 * somewhere nobody decided on. O_EXCL: a file that appeared
 	 * meanwhile was not what we decided on (its truncation, say):
@@ -206,15 +207,17 @@ static bool open_missing(struct call *c, const struct resolved *r, int flags,
 			    O_NOCTTY,
 		    mode);
 	err = fd < 0 ? -errno : 0;
-	umask_leave(old);
+	call_umask_leave(old);
 	if (fd < 0 && err == -EEXIST && !(flags & O_EXCL) && may_retry)
 		return false;
 	if (fd < 0) {
-		fail(c, err);
+		call_fail(c, err);
 		return true;
 	}
 	if (call_valid(c))
-		respond_fd(c, fd, cloexec);
+		call_inject_fd(c, fd, cloexec);
+	else
+		call_drop(c); /* the caller is gone: nothing to answer */
 	close(fd);
 	return true;
 }
@@ -228,25 +231,25 @@ static void open_existing(struct call *c, struct resolved *r, int flags)
 	int fd;
 
 	if ((flags & (O_CREAT | O_EXCL)) == (O_CREAT | O_EXCL)) {
-		fail(c, -EEXIST);
+		call_fail(c, -EEXIST);
 		return;
 	}
 	if ((flags & O_NOFOLLOW) && !(flags & O_PATH) &&
 	    S_ISLNK(r->st.st_mode)) {
-		fail(c, -ELOOP);
+		call_fail(c, -ELOOP);
 		return;
 	}
 	if ((flags & O_DIRECTORY) && !r->is_dir) {
-		fail(c, -ENOTDIR);
+		call_fail(c, -ENOTDIR);
 		return;
 	}
 	if (!decide_open(c, r, flags, false) ||
 	    (!(flags & O_PATH) &&
-	     !pty_allowed(c, (flags & O_ACCMODE) == O_WRONLY ?
-				     FBAC_OP_FILE_WRITE :
-				     FBAC_OP_FILE_READ,
-			  r))) {
-		fail(c, -EACCES);
+	     !call_pty_allowed(c, (flags & O_ACCMODE) == O_WRONLY ?
+					  FBAC_OP_FILE_WRITE :
+					  FBAC_OP_FILE_READ,
+			       r))) {
+		call_fail(c, -EACCES);
 		return;
 	}
 	if (flags & O_PATH) {
@@ -259,9 +262,9 @@ static void open_existing(struct call *c, struct resolved *r, int flags)
 		 * disturb (devices, FIFOs, sockets, symlinks), refuse.
 		 */
 		if (!(S_ISREG(r->st.st_mode) || S_ISDIR(r->st.st_mode)) ||
-		    !would_allow_path(c, r->is_dir ? FBAC_OP_DIR_READ :
-						    FBAC_OP_FILE_READ,
-				      r->path)) {
+		    !call_would_allow_path(c, r->is_dir ? FBAC_OP_DIR_READ :
+							 FBAC_OP_FILE_READ,
+					   r->path)) {
 			/*
 			 * Not readable: the descriptor must stay O_PATH, which
 			 * only the kernel can make. It continues, decided on
@@ -269,27 +272,27 @@ static void open_existing(struct call *c, struct resolved *r, int flags)
 			 * show metadata at most (fstat), as every later use of
 			 * the descriptor is decided again.
 			 */
-			respond_continue(c);
+			call_continue(c);
 			return;
 		}
 		fdname(name, sizeof(name), r->fd);
 		fd = open(name, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK |
 					(r->is_dir ? O_DIRECTORY : 0));
 		if (fd < 0) {
-			fail(c, -errno);
+			call_fail(c, -errno);
 			return;
 		}
-		respond_fd(c, fd, cloexec);
+		call_inject_fd(c, fd, cloexec);
 		close(fd);
 		return;
 	}
 	if (may_continue_ctty(c, r, flags)) {
-		respond_continue(c);
+		call_continue(c);
 		return;
 	}
 	if (may_continue_read(c, r, flags)) {
 		__atomic_fetch_add(&c->s->continued, 1, __ATOMIC_RELAXED);
-		respond_continue(c);
+		call_continue(c);
 		return;
 	}
 	fdname(name, sizeof(name), r->fd);
@@ -309,13 +312,13 @@ static void open_existing(struct call *c, struct resolved *r, int flags)
 		return;
 	}
 	if (fd < 0) {
-		fail(c, -errno);
+		call_fail(c, -errno);
 		return;
 	}
 	/* F_SETFL takes only the status flags, all of which we know. */
 	if (!(flags & O_NONBLOCK))
 		(void)fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
-	respond_fd(c, fd, cloexec);
+	call_inject_fd(c, fd, cloexec);
 	close(fd);
 }
 
@@ -328,7 +331,7 @@ static void do_open(struct call *c, int dirfd, uint64_t path, int flags,
 
 	/* RESOLVE_* asks for a stricter walk than ours: not emulated. */
 	if (resolve & ~(uint64_t)(RESOLVE_NO_MAGICLINKS | RESOLVE_NO_XDEV)) {
-		fail(c, -EOPNOTSUPP);
+		call_fail(c, -EOPNOTSUPP);
 		return;
 	}
 	if (!(flags & O_NOFOLLOW))
@@ -336,9 +339,9 @@ static void do_open(struct call *c, int dirfd, uint64_t path, int flags,
 	/* A file that appears between our decision and our creation is
 	 * decided again, three times at most. */
 	for (int tries = 0;; tries++) {
-		err = resolve_arg(c, dirfd, path, rf, &r);
+		err = call_resolve_arg(c, dirfd, path, rf, &r);
 		if (err < 0) {
-			fail(c, err);
+			call_fail(c, err);
 			return;
 		}
 		if (r.fd >= 0)
@@ -359,15 +362,15 @@ static void h_openat2(struct call *c)
 	uint64_t size = ARG(c, 3);
 
 	if (size < sizeof(how) - 0 && size != 24) {
-		fail(c, -EINVAL);
+		call_fail(c, -EINVAL);
 		return;
 	}
 	if (size > 4096) {
-		fail(c, -E2BIG);
+		call_fail(c, -E2BIG);
 		return;
 	}
 	if (target_read(c->tid, ARG(c, 2), &how, sizeof(how)) < 0) {
-		fail(c, -EFAULT);
+		call_fail(c, -EFAULT);
 		return;
 	}
 	/* A bigger struct must be zero beyond what we know. */
@@ -376,17 +379,17 @@ static void h_openat2(struct call *c)
 
 		if (target_read(c->tid, ARG(c, 2) + sizeof(how), extra,
 				size - sizeof(how)) < 0) {
-			fail(c, -EFAULT);
+			call_fail(c, -EFAULT);
 			return;
 		}
 		for (size_t i = 0; i < size - sizeof(how); i++)
 			if (extra[i]) {
-				fail(c, -E2BIG);
+				call_fail(c, -E2BIG);
 				return;
 			}
 	}
 	if (how.flags >> 32) {
-		fail(c, -EINVAL);
+		call_fail(c, -EINVAL);
 		return;
 	}
 	do_open(c, AT_FD(ARG(c, 0)), ARG(c, 1), (int)how.flags,

@@ -17,8 +17,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "call-parts.h"
 #include "path.h"
-#include "sup.h"
 #include "target.h"
 
 void resolved_close(struct resolved *r)
@@ -28,15 +28,6 @@ void resolved_close(struct resolved *r)
 	if (r->parent_fd >= 0)
 		close(r->parent_fd);
 	r->fd = r->parent_fd = -1;
-}
-
-pid_t tgid_of(struct call *c)
-{
-	if (!c->tgid) {
-		pid_t t = target_tgid(c->tid);
-		c->tgid = t > 0 ? t : c->tid;
-	}
-	return c->tgid;
 }
 
 /* Copy a string that must fit: no formatting on the path of every call. */
@@ -71,7 +62,7 @@ static int rewrite_self(struct call *c, const char *in, char *out, size_t size)
 
 		if (strncmp(in, names[i], l) || (*rest && *rest != '/'))
 			continue;
-		pid = (int)tgid_of(c);
+		pid = (int)call_tgid(c);
 		switch (i) {
 		case 0:
 			n = snprintf(out, size, "/proc/%d%s", pid, rest);
@@ -131,7 +122,7 @@ static int target_fd_ref(struct call *c, const char *path)
 	/* Cheap test first: finding the tgid reads /proc. */
 	if (strncmp(path, "/proc/", 6))
 		return -1;
-	l = (size_t)snprintf(pre, sizeof(pre), "/proc/%d/fd/", (int)tgid_of(c));
+	l = (size_t)snprintf(pre, sizeof(pre), "/proc/%d/fd/", (int)call_tgid(c));
 	if (strncmp(path, pre, l))
 		return -1;
 	fd = strtol(path + l, &end, 10);
@@ -239,7 +230,7 @@ static bool own_magic_link(struct call *c, const char *path)
 
 	if (strncmp(path, "/proc/", 6))
 		return false;
-	l = (size_t)snprintf(pre, sizeof(pre), "/proc/%d/", (int)tgid_of(c));
+	l = (size_t)snprintf(pre, sizeof(pre), "/proc/%d/", (int)call_tgid(c));
 	if (strncmp(path, pre, l))
 		return false;
 	rest = path + l;
@@ -516,7 +507,7 @@ static int resolve_name(struct call *c, int base, char *path,
 }
 
 /*
- * The one ending of resolve_path, for every way out: base closed; on
+ * The one ending of call_resolve_path, for every way out: base closed; on
  * failure, everything opened closed; on success, the caller's own
  * terminal by another name decided as /dev/tty (not for a descriptor
  * it holds, names by number or reaches by a magic link of its own:
@@ -541,8 +532,8 @@ static int resolve_end(struct call *c, int base, int r, bool descriptor,
 	return 0;
 }
 
-int resolve_path(struct call *c, int dirfd, const char *arg, unsigned flags,
-		 struct resolved *out)
+int call_resolve_path(struct call *c, int dirfd, const char *arg,
+		      unsigned flags, struct resolved *out)
 {
 	char path[FBAC_MAX_PATH];
 	bool descriptor = false;
@@ -573,19 +564,19 @@ int resolve_path(struct call *c, int dirfd, const char *arg, unsigned flags,
 	return resolve_end(c, base, r, descriptor, out);
 }
 
-int resolve_arg(struct call *c, int dirfd, uint64_t addr, unsigned flags,
-		struct resolved *out)
+int call_resolve_arg(struct call *c, int dirfd, uint64_t addr, unsigned flags,
+		     struct resolved *out)
 {
 	char path[FBAC_MAX_PATH];
 	int r;
 
 	out->fd = out->parent_fd = -1;
 	if (addr == 0)
-		return (flags & RES_EMPTY_OK) ? resolve_path(c, dirfd, "", flags,
-							     out) :
-						-EFAULT;
+		return (flags & RES_EMPTY_OK) ?
+			       call_resolve_path(c, dirfd, "", flags, out) :
+			       -EFAULT;
 	r = target_read_string(c->tid, addr, path, sizeof(path));
 	if (r < 0)
 		return r;
-	return resolve_path(c, dirfd, path, flags, out);
+	return call_resolve_path(c, dirfd, path, flags, out);
 }

@@ -20,8 +20,8 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "call-parts.h"
 #include "fbac-limits.h"
-#include "sup.h"
 #include "target.h"
 
 /* N when path is /dev/pts/N, else -1. */
@@ -139,17 +139,18 @@ static bool sandbox_holds_master(struct call *c, long n)
 	return false;
 }
 
-bool pty_allowed(struct call *c, enum fbac_op op, const struct resolved *r)
+bool call_pty_allowed(struct call *c, enum fbac_op op,
+		      const struct resolved *r)
 {
 	long n = pts_number(r->path);
 
 	if (n < 0 || r->held || r->link[0])
 		return true;
 	/* Most often the caller holds the master itself (it just made it). */
-	if (holds_master(tgid_of(c), n) || sandbox_holds_master(c, n))
+	if (holds_master(call_tgid(c), n) || sandbox_holds_master(c, n))
 		return true;
-	return refuse(c, op, r->path,
-		      "a terminal of another session (no process of the sandbox holds its master)");
+	return call_refuse(c, op, r->path,
+			   "a terminal of another session (no process of the sandbox holds its master)");
 }
 
 /* ---- the caller's controlling terminal (for sup-path.c) ---- */

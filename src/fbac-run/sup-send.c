@@ -8,14 +8,22 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <netinet/in.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
+#include "call.h"
 #include "macro.h"
-#include "sup-net.h"
+#include "sup-handlers.h"
 #include "target.h"
+
+/* Limits of what one send may carry (fbac-run copies it). */
+#define MAX_SEND (4u << 20)
+#define MAX_CONTROL 4096
+#define MAX_IOV 1024
 
 /* One message, copied out of the program and ready to send. */
 struct outmsg {
@@ -74,6 +82,23 @@ static int take_rights(struct call *c, struct outmsg *o, size_t len)
 }
 
 /*
+ * Whether the kernel ignores (or refuses) the address of sendmsg on this
+ * socket: TCP and unix streams. SCTP streams can set up an association
+ * from sendmsg, so they do not qualify.
+ */
+static bool stream_ignores_address(int fd)
+{
+	int domain = sock_opt(fd, SO_DOMAIN), proto = sock_opt(fd, SO_PROTOCOL);
+
+	if (sock_opt(fd, SO_TYPE) != SOCK_STREAM)
+		return false;
+	if (domain == AF_UNIX)
+		return true;
+	return (domain == AF_INET || domain == AF_INET6) &&
+	       (proto == IPPROTO_TCP || proto == 0);
+}
+
+/*
  * Copy the msghdr at mptr. On a stream socket (TCP, unix) the address is
  * dropped, as the kernel ignores or refuses it there, unless TCP fast
  * open makes it a connect; elsewhere it is decided.
@@ -94,11 +119,11 @@ static int prepare(struct call *c, int sock, uint64_t mptr, int flags,
 		return -EMSGSIZE;
 	if (m.msg_name && m.msg_namelen &&
 	    (!stream_ignores_address(sock) || (flags & MSG_FASTOPEN))) {
-		if ((err = read_addr(c, (uint64_t)(uintptr_t)m.msg_name,
-				     m.msg_namelen, &o->a)) < 0)
+		if ((err = call_read_addr(c, (uint64_t)(uintptr_t)m.msg_name,
+					  m.msg_namelen, &o->a)) < 0)
 			return err;
-		if ((err = decide_addr(c, sock, FBAC_OP_NETWORK_OUTGOING,
-				       &o->a, &o->keep)) < 0)
+		if ((err = call_decide_addr(c, sock, FBAC_OP_NETWORK_OUTGOING,
+					    &o->a, &o->keep)) < 0)
 			return err;
 		o->m.msg_name = &o->a.ss;
 		o->m.msg_namelen = o->a.len;
@@ -163,16 +188,16 @@ static void send_blocking(void *p)
 	r->c.req = &r->req;
 	n = sendmsg(r->sock, &r->o.m, r->flags | MSG_NOSIGNAL);
 	if (n < 0) {
-		respond(&r->c, 0, -errno);
+		call_respond(&r->c, 0, -errno);
 	} else if (r->len_at) {
 		unsigned len = (unsigned)n;
 
 		if (target_write(r->c.tid, r->len_at, &len, sizeof(len)) < 0)
-			respond(&r->c, 0, -EFAULT);
+			call_respond(&r->c, 0, -EFAULT);
 		else
-			respond(&r->c, 1, 0);
+			call_respond(&r->c, 1, 0);
 	} else {
-		respond(&r->c, n, 0);
+		call_respond(&r->c, n, 0);
 	}
 	outmsg_free(&r->o);
 	close(r->sock);
@@ -207,7 +232,7 @@ static ssize_t send_or_hand_over(struct call *c, int sock, struct outmsg *o,
 	if (r->o.m.msg_name)
 		r->o.m.msg_name = &r->o.a.ss;
 	r->len_at = len_at;
-	if (run_slow(send_blocking, r) < 0) {
+	if (call_run_slow(c, send_blocking, r) < 0) {
 		free(r);
 		return -ENOMEM;
 	}
@@ -216,7 +241,7 @@ static ssize_t send_or_hand_over(struct call *c, int sock, struct outmsg *o,
 	return HANDED_OVER;
 }
 
-void handle_sendto(struct call *c)
+static void handle_sendto(struct call *c)
 {
 	struct outmsg o;
 	uint64_t len = ARG(c, 2);
@@ -226,17 +251,17 @@ void handle_sendto(struct call *c)
 	memset(&o, 0, sizeof(o));
 	o.keep.fd = o.keep.parent_fd = -1;
 	if (len > MAX_SEND) {
-		respond(c, 0, -EMSGSIZE);
+		call_respond(c, 0, -EMSGSIZE);
 		return;
 	}
 	sock = target_getfd(c->tid, (int)ARG(c, 0));
 	if (sock < 0) {
-		respond(c, 0, sock);
+		call_respond(c, 0, sock);
 		return;
 	}
-	if ((err = read_addr(c, ARG(c, 4), ARG(c, 5), &o.a)) < 0 ||
-	    (err = decide_addr(c, sock, FBAC_OP_NETWORK_OUTGOING, &o.a,
-			       &o.keep)) < 0)
+	if ((err = call_read_addr(c, ARG(c, 4), ARG(c, 5), &o.a)) < 0 ||
+	    (err = call_decide_addr(c, sock, FBAC_OP_NETWORK_OUTGOING, &o.a,
+				    &o.keep)) < 0)
 		goto fail;
 	o.data = malloc(len ? len : 1);
 	if (!o.data) {
@@ -257,15 +282,15 @@ void handle_sendto(struct call *c)
 		return;
 	outmsg_free(&o);
 	close(sock);
-	respond(c, n < 0 ? 0 : n, n < 0 ? (int)n : 0);
+	call_respond(c, n < 0 ? 0 : n, n < 0 ? (int)n : 0);
 	return;
 fail:
 	outmsg_free(&o);
 	close(sock);
-	respond(c, 0, err);
+	call_respond(c, 0, err);
 }
 
-void handle_sendmsg(struct call *c, bool many)
+static void handle_sendmsg(struct call *c, bool many)
 {
 	int flags = (int)ARG(c, many ? 3 : 2), sock, err = 0;
 	unsigned vlen = many ? (unsigned)ARG(c, 2) : 1, done = 0;
@@ -273,7 +298,7 @@ void handle_sendmsg(struct call *c, bool many)
 
 	sock = target_getfd(c->tid, (int)ARG(c, 0));
 	if (sock < 0) {
-		respond(c, 0, sock);
+		call_respond(c, 0, sock);
 		return;
 	}
 	if (vlen > MAX_IOV)
@@ -305,7 +330,7 @@ void handle_sendmsg(struct call *c, bool many)
 		}
 		if (!many) {
 			close(sock);
-			respond(c, n, 0);
+			call_respond(c, n, 0);
 			return;
 		}
 		{
@@ -319,7 +344,24 @@ void handle_sendmsg(struct call *c, bool many)
 	}
 	close(sock);
 	if (done)
-		respond(c, done, 0);
+		call_respond(c, done, 0);
 	else
-		respond(c, 0, err);
+		call_respond(c, 0, err);
+}
+
+void handle_send(struct call *c)
+{
+	switch (c->nr) {
+	case SYS_sendto:
+		handle_sendto(c);
+		return;
+	case SYS_sendmsg:
+		handle_sendmsg(c, false);
+		return;
+	case SYS_sendmmsg:
+		handle_sendmsg(c, true);
+		return;
+	default:
+		call_respond(c, 0, -ENOSYS);
+	}
 }

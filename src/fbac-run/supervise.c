@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The notification loop: receive, dispatch, respond. Errors of the
- * supervisor itself fail the call, never allow it.
+ * The notification loop, the supervisor's top layer: the receivers,
+ * dispatch to the handlers (sup-handlers.h), the supervised signals and
+ * reaping. Errors of the supervisor itself fail the call, never allow
+ * it. Nothing below calls back up here (tests/lint-graph).
  */
 #include <errno.h>
 #include <linux/audit.h>
@@ -20,12 +22,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "filter.h"
+#include "call.h"
 #include "jobs.h"
 #include "output.h"
-#include "path.h"
-#include "sup.h"
-#include "suggest.h"
+#include "sup-handlers.h"
 #include "target.h"
 
 #ifndef SECCOMP_IOCTL_NOTIF_SET_FLAGS
@@ -35,235 +35,45 @@
 #define SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP (1UL << 0)
 #endif
 
-static int send_resp(struct call *c, struct seccomp_notif_resp *resp)
-{
-	resp->id = c->req->id;
-	if (ioctl(c->s->listener, SECCOMP_IOCTL_NOTIF_SEND, resp) < 0) {
-		/* ENOENT: the target died or its call was interrupted. */
-		return -errno;
-	}
-	return 0;
-}
-
-void respond(struct call *c, int64_t val, int error)
-{
-	struct seccomp_notif_resp resp = { 0 };
-
-	resp.val = val;
-	resp.error = error;
-	send_resp(c, &resp);
-}
-
-void respond_continue(struct call *c)
-{
-	struct seccomp_notif_resp resp = { 0 };
-
-	resp.flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE;
-	send_resp(c, &resp);
-}
-
-void respond_fd(struct call *c, int fd, bool cloexec)
-{
-	struct seccomp_notif_addfd addfd = {
-		.id = c->req->id,
-		.flags = SECCOMP_ADDFD_FLAG_SEND,
-		.srcfd = (unsigned)fd,
-		.newfd = 0,
-		.newfd_flags = cloexec ? O_CLOEXEC : 0,
-	};
-
-	/* On success the target's call returns the new descriptor. */
-	if (ioctl(c->s->listener, SECCOMP_IOCTL_NOTIF_ADDFD, &addfd) < 0) {
-		int e = errno;
-
-		if (e != ENOENT)
-			respond(c, 0, -e);
-	}
-}
-
-bool call_valid(struct call *c)
-{
-	uint64_t id = c->req->id;
-
-	return ioctl(c->s->listener, SECCOMP_IOCTL_NOTIF_ID_VALID, &id) == 0;
-}
-
-/*
- * Whether pid runs in this sandbox: fbac-run is a subreaper, so every
- * process of the sandbox, orphans included, descends from it.
- */
-static bool in_sandbox(struct call *c, pid_t pid)
-{
-	struct target_stat ts;
-
-	for (int depth = 0; depth < 64 && pid > 1; depth++) {
-		if (target_proc_stat(pid, &ts) < 0)
-			return false;
-		pid = ts.ppid;
-		if (pid == c->s->self)
-			return true;
-	}
-	return false;
-}
-
-/*
- * Translate /proc/<pid>/... back into /proc/self/... when pid is the
- * caller, or another process of the same sandbox: what the policy calls
- * /proc/self is the sandbox's own processes (a browser reads and tunes
- * its content processes' entries). Other processes keep their number.
- */
-static const char *policy_path(struct call *c, const char *path, char *buf,
-			       size_t size)
-{
-	char pre[64], *end;
-	long pid;
-	size_t l;
-
-	if (strncmp(path, "/proc/", 6))
-		return path;
-	l = (size_t)snprintf(pre, sizeof(pre), "/proc/%d/task/%d", (int)tgid_of(c),
-			     (int)c->tid);
-	if (!strncmp(path, pre, l) && (path[l] == 0 || path[l] == '/')) {
-		snprintf(buf, size, "/proc/thread-self%s", path + l);
-		return buf;
-	}
-	pid = strtol(path + 6, &end, 10);
-	if (end == path + 6 || (*end && *end != '/') || pid <= 0)
-		return path;
-	if (pid == c->tgid || (pid != c->s->self && in_sandbox(c, (pid_t)pid))) {
-		snprintf(buf, size, "/proc/self%s", end);
-		return buf;
-	}
-	return path;
-}
-
-bool decide(struct call *c, const struct fbac_query *q)
-{
-	struct fbac_verdict v = { 0 };
-	const struct fbac_stack_entry *denier =
-		fbac_stack_query(c->s->stack, q, &v);
-
-	c->decided = true;
-	if (denier || c->s->mode == MODE_LEARN)
-		event_log(c, q, !denier, denier, &v);
-	if (!denier)
-		return true;
-	return c->s->mode != MODE_ENFORCE;
-}
-
-bool would_allow_path(struct call *c, enum fbac_op op, const char *path)
-{
-	char buf[FBAC_MAX_PATH];
-	struct fbac_verdict v;
-
-	path = policy_path(c, path, buf, sizeof(buf));
-	return fbac_path_is_normal(path) &&
-	       !fbac_stack_check_path(c->s->stack, op, path, &v);
-}
-
-bool decide_path(struct call *c, enum fbac_op op, const char *path)
-{
-	char buf[FBAC_MAX_PATH];
-	struct fbac_query q = { .op = op };
-
-	q.path = policy_path(c, path, buf, sizeof(buf));
-	/* A path we could not express canonically is never allowed. */
-	if (q.path[0] == '/' && !fbac_path_is_normal(q.path))
-		return false;
-	return decide(c, &q);
-}
-
-bool decide_getattr(struct call *c, const char *path)
-{
-	if (c->s->metadata_visible) {
-		c->decided = true;
-		return true;
-	}
-	return decide_path(c, FBAC_OP_FILE_GETATTR, path);
-}
-
-static pthread_mutex_t umask_mutex = PTHREAD_MUTEX_INITIALIZER;
-
-mode_t umask_enter(struct call *c)
-{
-	mode_t m = target_umask(c->tid);
-
-	pthread_mutex_lock(&umask_mutex);
-	return umask(m);
-}
-
-void umask_leave(mode_t old)
-{
-	umask(old);
-	pthread_mutex_unlock(&umask_mutex);
-}
-
-/* ---- slow calls in worker threads ---- */
-
-struct slow {
-	void (*fn)(void *);
-	void *arg;
-};
-
-static void *slow_main(void *p)
-{
-	struct slow sl = *(struct slow *)p;
-
-	free(p);
-	sl.fn(sl.arg);
-	return NULL;
-}
-
-int run_slow(void (*fn)(void *), void *arg)
-{
-	struct slow *sl = malloc(sizeof(*sl));
-	pthread_attr_t attr;
-	pthread_t t;
-	int r;
-
-	if (!sl)
-		return -ENOMEM;
-	sl->fn = fn;
-	sl->arg = arg;
-	pthread_attr_init(&attr);
-	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-	pthread_attr_setstacksize(&attr, 256 * 1024);
-	r = pthread_create(&t, &attr, slow_main, sl);
-	pthread_attr_destroy(&attr);
-	if (r) {
-		free(sl);
-		return -r;
-	}
-	return 0;
-}
-
 /* ---- the loop ---- */
+
+/* Each call to its handler, which finishes it (the rule in call.h). */
+static void dispatch_call(struct call *c)
+{
+#ifdef __x86_64__
+	/* The filter kills other architectures; refuse anything odd anyway. */
+	if (c->req->data.arch != AUDIT_ARCH_X86_64 || (c->nr & 0x40000000)) {
+		call_respond(c, 0, -ENOSYS);
+		return;
+	}
+#endif
+	switch (c->nr) {
+	case SYS_connect:
+	case SYS_bind:
+	case SYS_listen:
+		handle_net(c);
+		return;
+	case SYS_sendto:
+	case SYS_sendmsg:
+	case SYS_sendmmsg:
+		handle_send(c);
+		return;
+	default:
+		if (handle_open(c) || handle_meta(c) || handle_entry(c) ||
+		    handle_attr(c) || handle_exec(c) || handle_file(c))
+			return;
+		/* A notified syscall without a handler is refused. */
+		call_respond(c, 0, -ENOSYS);
+	}
+}
 
 static void dispatch(struct sup *s, struct seccomp_notif *req)
 {
 	struct call c = { .s = s, .req = req, .tid = (pid_t)req->pid,
 			  .nr = req->data.nr };
 
-#ifdef __x86_64__
-	/* The filter kills other architectures; refuse anything odd anyway. */
-	if (req->data.arch != AUDIT_ARCH_X86_64 || (req->data.nr & 0x40000000)) {
-		respond(&c, 0, -ENOSYS);
-		return;
-	}
-#endif
-	switch (req->data.nr) {
-	case SYS_connect:
-	case SYS_bind:
-	case SYS_listen:
-	case SYS_sendto:
-	case SYS_sendmsg:
-	case SYS_sendmmsg:
-		handle_net(&c);
-		return;
-	default:
-		handle_file(&c);
-		return;
-	}
+	dispatch_call(&c);
+	call_check_finished(&c);
 }
 
 void supervised_signals(sigset_t *set)

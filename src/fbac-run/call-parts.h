@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * What the files of the per-call toolkit (call.h) share among
+ * themselves, and no handler uses: the events of a decision, the -D
+ * hints of a denial line, the caller's controlling terminal.
+ */
+#ifndef FBAC_RUN_CALL_PARTS_H
+#define FBAC_RUN_CALL_PARTS_H
+
+#include <stddef.h>
+
+#include "call.h"
+
+/*
+ * The caller's controlling terminal (sup-pty.c): own_tty() names it for
+ * the caller's /dev/tty (-ENXIO without one); ctty_as_dev_tty() renames
+ * an object that is it to /dev/tty, which decides exactly that.
+ */
+int own_tty(struct call *c, char *out, size_t size);
+void ctty_as_dev_tty(struct call *c, struct resolved *out);
+
+struct fbac_define_hint;
+/* Up to max -D hints that make the program's stack allow q (hints.c);
+ * lib may be NULL (none). Return: how many. */
+size_t hint_defines(const struct sup *s, const struct fbac_library *lib,
+		    const struct fbac_query *q, const char *fill_dir,
+		    struct fbac_define_hint *out, size_t max);
+
+/* Events: the JSON line and the human line of one decision (events.c). */
+void event_log(struct call *c, const struct fbac_query *q, bool allowed,
+	       const struct fbac_stack_entry *denier,
+	       const struct fbac_verdict *v);
+
+#endif
