@@ -70,11 +70,9 @@ struct piece {
 	bool list;
 };
 
-#define MAX_PIECES 64
-
 /* A scalar cut into pieces, with the one list piece it may have. */
 struct pieces {
-	struct piece pc[MAX_PIECES];
+	struct piece pc[FBAC_MAX_VALUE_PIECES];
 	size_t np, lists, list_at;
 };
 
@@ -91,10 +89,10 @@ static int too_many(struct resolver *rs, const struct fbac_ynode *n)
 			    "too many variable references in one value");
 }
 
-/* Add a literal piece; -E2BIG when there are MAX_PIECES already. */
+/* Add a literal piece; -E2BIG when there are FBAC_MAX_VALUE_PIECES already. */
 static int push_text(struct pieces *p, const char *text, size_t len)
 {
-	if (p->np == MAX_PIECES)
+	if (p->np == FBAC_MAX_VALUE_PIECES)
 		return -E2BIG;
 	p->pc[p->np++] = (struct piece){ .text = text, .len = len };
 	return 0;
@@ -197,7 +195,7 @@ static int expand_ref(struct resolver *rs, const struct frame *fr,
 			"invalid variable reference (write '$name', '${name}', or '$$' for a dollar sign)");
 	}
 	*i = (size_t)(ref.name - s) + ref.nl + brace;
-	if (p->np == MAX_PIECES)
+	if (p->np == FBAC_MAX_VALUE_PIECES)
 		return too_many(rs, n);
 	if (isupper((unsigned char)ref.name[0]))
 		return expand_variable(rs, &ref, p);
