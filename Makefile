@@ -411,7 +411,7 @@ lint-man:
 	echo "lint-man: $(words $(MAN_PAGES)) pages ok"
 
 # docs/architecture.md's module map names every file of lib/ and src/, and
-# only files that exist.
+# only files that exist; every function a lib/ header declares has a comment.
 lint-docs:
 	@tests/lint-docs
 
@@ -489,7 +489,7 @@ help:
 	@echo "  fuzz         run every fuzzer for FUZZ_SECONDS (default 60)"
 	@echo "  fuzz-smoke   the $(FUZZ_SMOKE_SECONDS)-second fuzz run of make check"
 	@echo "  lint         lint-docs, lint-man, lint-size, lint-format and lint-clang (run first by check)"
-	@echo "  lint-docs    check that docs/architecture.md names every source file"
+	@echo "  lint-docs    docs/architecture.md names every source file; lib/ headers document each function"
 	@echo "  lint-man     check man/*.[157] with groff (and mandoc when installed)"
 	@echo "  lint-size    at most 600 lines a C file, 120 a function (ratchet: tests/lint-size.allow)"
 	@echo "  lint-format  the C lines changed since the merge base with main keep to .clang-format"
