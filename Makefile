@@ -180,7 +180,7 @@ BUILD_FLAGS = $(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(ALL_LDFLAGS) $(LDLIBS) \
 	static=$(STATIC_DEPS) \
 	| $(CLANG) $(FUZZ_CPPFLAGS) $(FUZZ_CFLAGS)
 NO_BUILD_GOALS := clean help uninstall lint-man lint-docs lint-size lint-graph \
-	lint-clang
+	lint-format lint-clang
 ifneq ($(filter-out $(NO_BUILD_GOALS),$(or $(MAKECMDGOALS),all)),)
 OLD_BUILD_FLAGS := $(file <$(FLAGS_STAMP))
 ifneq ($(strip $(OLD_BUILD_FLAGS)),$(strip $(BUILD_FLAGS)))
@@ -191,7 +191,7 @@ endif
 
 # ---------------------------------------------------------------- rules
 .PHONY: all help check check-unit check-bats demo bench test-progs fuzz fuzz-smoke fuzz-build \
-	install uninstall lint lint-man lint-docs lint-size lint-graph lint-clang clean
+	install uninstall lint lint-man lint-docs lint-size lint-graph lint-format lint-clang clean
 
 all: $(LIBFBAC) $(PROGRAM_BINS) $(GENERATED_MAN)
 
@@ -418,7 +418,7 @@ lint-man:
 	echo "lint-man: $(words $(MAN_PAGES)) pages ok"
 
 # docs/architecture.md's module map names every file of lib/ and src/, and
-# only files that exist.
+# only files that exist; every function a lib/ header declares has a comment.
 lint-docs:
 	@tests/lint-docs
 
@@ -426,16 +426,20 @@ lint-docs:
 # program can check: the module map, the man pages, the size of files and
 # functions (tests/lint-size, with its ratchet tests/lint-size.allow), the
 # layers of src/fbac-run (tests/lint-graph: no include or call cycle, the
-# handlers call only down), and a build with clang, -Werror and DEBUG=1,
-# in its own tree (gcc's -Werror build is the tree the tests run, unless
-# WERROR=0).
-lint: lint-docs lint-man lint-size lint-graph lint-clang
+# handlers call only down), the format of the C lines a branch changes
+# (tests/lint-format, .clang-format), and a build with clang, -Werror and
+# DEBUG=1, in its own tree (gcc's -Werror build is the tree the tests run,
+# unless WERROR=0).
+lint: lint-docs lint-man lint-size lint-graph lint-format lint-clang
 
 lint-size:
 	@tests/lint-size
 
 lint-graph:
 	@tests/lint-graph
+
+lint-format:
+	@tests/lint-format
 
 # Everything C that make check compiles with CC: the programs, the unit tests
 # (run too) and the test programs. Not `all`: the generated man page is the
@@ -496,11 +500,12 @@ help:
 	@echo "  bench        build and run bench/ (prints figures, no pass/fail)"
 	@echo "  fuzz         run every fuzzer for FUZZ_SECONDS (default 60)"
 	@echo "  fuzz-smoke   the $(FUZZ_SMOKE_SECONDS)-second fuzz run of make check"
-	@echo "  lint         lint-docs, lint-man, lint-size, lint-graph and lint-clang (run first by check)"
-	@echo "  lint-docs    check that docs/architecture.md names every source file"
+	@echo "  lint         lint-docs, lint-man, lint-size, lint-graph, lint-format and lint-clang (run first by check)"
+	@echo "  lint-docs    docs/architecture.md names every source file; lib/ headers document each function"
 	@echo "  lint-man     check man/*.[157] with groff (and mandoc when installed)"
 	@echo "  lint-size    at most 600 lines a C file, 120 a function (ratchet: tests/lint-size.allow)"
 	@echo "  lint-graph   src/fbac-run: no include or call cycle, handlers call only down"
+	@echo "  lint-format  the C lines changed since the merge base with main keep to .clang-format"
 	@echo "  lint-clang   build and unit-test with $(CLANG) -Werror in $(CLANG_BUILD)/"
 	@echo "  install      to DESTDIR+PREFIX; uninstall removes the same files"
 	@echo "  clean        remove build/, build-san/ and $(CLANG_BUILD)/"

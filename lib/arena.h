@@ -14,7 +14,9 @@
 
 struct fbac_arena;
 
+/* A new, empty arena, or NULL without memory. */
 struct fbac_arena *fbac_arena_new(void);
+/* Free the arena and all it holds (NULL-safe); returns NULL. */
 struct fbac_arena *fbac_arena_free(struct fbac_arena *a);
 DEFINE_TRIVIAL_CLEANUP_FUNC(struct fbac_arena *, fbac_arena_free)
 

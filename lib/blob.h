@@ -19,6 +19,8 @@ struct fbac_blob_out {
 	int err; /* 0, -E2BIG or -ENOMEM: the first error */
 };
 
+/* Append n bytes, a little-endian integer, or a length and its string;
+ * a failure is kept in o->err and later puts do nothing. */
 void fbac_blob_put(struct fbac_blob_out *o, const void *v, size_t n);
 void fbac_blob_put_u8(struct fbac_blob_out *o, uint8_t v);
 void fbac_blob_put_u32(struct fbac_blob_out *o, uint32_t v);

@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* A 64-bit checksum of buf, against damage (not forgery). */
 uint64_t fbac_checksum(const void *buf, size_t len);
 
 #endif

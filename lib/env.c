@@ -26,7 +26,7 @@ static int set(struct fbac_env *env, struct fbac_arena *a, const char *name,
 			env->values[i] = fbac_arena_strdup(a, value);
 			return env->values[i] ? 0 : -ENOMEM;
 		}
-	if (env->n >= FBAC_ENV_MAX)
+	if (env->n >= FBAC_MAX_ENV_VARS)
 		return -E2BIG;
 	env->names[env->n] = name;
 	env->values[env->n] = fbac_arena_strdup(a, value);

@@ -11,12 +11,11 @@
 #include <stddef.h>
 
 #include "arena.h"
-
-#define FBAC_ENV_MAX 32
+#include "fbac-limits.h"
 
 struct fbac_env {
-	const char *names[FBAC_ENV_MAX];
-	const char *values[FBAC_ENV_MAX];
+	const char *names[FBAC_MAX_ENV_VARS];
+	const char *values[FBAC_MAX_ENV_VARS];
 	size_t n;
 };
 

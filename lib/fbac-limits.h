@@ -19,6 +19,8 @@
 #define FBAC_MAX_SCALAR 4096		 /* bytes in one scalar */
 #define FBAC_MAX_HELD_FDS 256		 /* rule objects held open at launch */
 #define FBAC_MAX_STACK_CACHES 64	 /* compiled stacks kept in the cache */
+/* Bytes of a stack cache entry's key (its inputs, spelt out). */
+#define FBAC_MAX_SCACHE_KEY (1024 * 1024)
 
 /* The policy model. */
 #define FBAC_MAX_FUNCTIONALITIES 4096 /* over all layers */
@@ -36,6 +38,8 @@
 #define FBAC_MAX_DEFINES 256	      /* -D arguments on a command line */
 #define FBAC_MAX_PATH 4096	      /* a path or pattern, with its NUL */
 #define FBAC_MAX_PATH_DEPTH 256	      /* components of a path */
+#define FBAC_MAX_VALUE_PIECES 64      /* texts and $references in one value */
+#define FBAC_MAX_ENV_VARS 32	      /* built-in variables: $HOME, $XDG_* */
 #define FBAC_MAX_DIAG 512	      /* one diagnostic message */
 #define FBAC_MAX_PROBLEMS 50	      /* problems printed in one run */
 
@@ -57,6 +61,27 @@
 #define FBAC_MAX_LEARN_LOGS 64	     /* log files given to fbac learn */
 #define FBAC_MAX_LEARN_VALUES 20     /* values tried for one parameter */
 #define FBAC_MAX_LEARN_CARVE 16	     /* rules carved out of one functionality */
+
+/* fbac new and the inference from a command line (src/fbac/, src/common/). */
+#define FBAC_MAX_DRAFT_ITEMS 32	 /* functionalities a drafted policy grants */
+#define FBAC_MAX_ANSWER_ITEMS 32 /* values of one parameter fbac new asks for */
+#define FBAC_MAX_INFER_NAMES 4	 /* names inferred for one parameter */
+#define FBAC_MAX_INFER_PATHS 64	 /* paths inferred from one command line */
+#define FBAC_MAX_INFER_PORTS 16	 /* ports inferred from one command line */
+/* Named transitions of an exported AppArmor profile (AppArmor takes ~14). */
+#define FBAC_MAX_AA_TARGETS 12
+
+/* fbac-run: launch and supervision. */
+/* EXECUTE rules listed per stack entry at launch, and the directory levels
+ * listed for them: beyond, what is not listed is not granted (fail closed). */
+#define FBAC_MAX_EXPAND_RULES 4096
+#define FBAC_MAX_EXPAND_DEPTH 16
+#define FBAC_MAX_SEND (4u << 20) /* bytes of one send fbac-run copies */
+#define FBAC_MAX_CONTROL 4096	 /* bytes of ancillary data of one send */
+#define FBAC_MAX_IOV 1024 /* iovecs of one send, messages of one sendmmsg */
+#define FBAC_MAX_INTERP_DEPTH 4	 /* nested #! interpreters: the kernel's */
+#define FBAC_MAX_DENIAL_LINES 64 /* printed per run; the rest are counted */
+#define FBAC_MAX_DENIALS_REMEMBERED 512 /* distinct denials, for dedup */
 
 /* Denials: hints and the per-user log. */
 #define FBAC_MAX_HINT_TRIES 16      /* -D hints tried for one denial */

@@ -84,6 +84,7 @@ struct fbac_op_info {
 	const char *summary;
 };
 
+/* The name, bit, kind and Landlock rights of an operation. */
 const struct fbac_op_info *fbac_op_info(enum fbac_op op);
 /* Return: 0 and *ret_op, or -ENOENT for an unknown name. */
 int fbac_op_from_name(const char *name, enum fbac_op *ret_op);

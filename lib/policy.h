@@ -118,6 +118,7 @@ struct fbac_verdict {
 	const char *cut_rule;
 };
 
+/* Free a compiled policy (NULL-safe); returns NULL. */
 struct fbac_policy *fbac_policy_free(struct fbac_policy *p);
 DEFINE_TRIVIAL_CLEANUP_FUNC(struct fbac_policy *, fbac_policy_free)
 

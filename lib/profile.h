@@ -26,6 +26,7 @@ enum fbac_ptype {
 	FBAC_PT_BOOL,
 };
 
+/* The type's name as profiles spell it ("path", "ports", ...). */
 const char *fbac_ptype_name(enum fbac_ptype t);
 /* Whether values of the type are lists (expand to several items). */
 bool fbac_ptype_is_list(enum fbac_ptype t);
@@ -51,6 +52,7 @@ enum fbac_metadata {
 	FBAC_META_MEDIATED,
 };
 
+/* "visible" or "mediated". */
 const char *fbac_metadata_name(enum fbac_metadata m);
 
 /* An include, or a functionality granted by an application policy. */
@@ -178,7 +180,9 @@ struct fbac_library {
 	size_t n_adopted;
 };
 
+/* A new, empty library, or NULL without memory. */
 struct fbac_library *fbac_library_new(void);
+/* Free a library and what it adopted (NULL-safe); returns NULL. */
 struct fbac_library *fbac_library_free(struct fbac_library *lib);
 DEFINE_TRIVIAL_CLEANUP_FUNC(struct fbac_library *, fbac_library_free)
 

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The accesses of a run, from fbac-run's JSON log: one flat object per
- * line, written by src/fbac-run/events.c. Parsed strictly (a line that is
- * not one of those is an error with its column), and only the keys this
- * needs are kept.
+ * line, written by src/fbac-run/events.c and read by lib/jsonl.c, strictly
+ * (a line that is not one of those is an error with its column); only the
+ * keys this needs are kept.
  */
 #include "propose.h"
 
@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "fbac-limits.h"
+#include "jsonl.h"
 #include "macro.h"
 #include "path.h"
 
@@ -28,115 +29,10 @@ void fbac_obs_clear(struct fbac_observations *o)
 	*o = (struct fbac_observations){ 0 };
 }
 
-struct jp {
-	const char *s, *end, *start;
-	struct fbac_diag *diag;
-};
-
-static int jp_err(struct jp *p, const char *what)
-{
-	return fbac_diag_at(p->diag, NULL, -EINVAL, "column %zu: %s",
-			    (size_t)(p->s - p->start) + 1, what);
-}
-
-static void jp_ws(struct jp *p)
-{
-	while (p->s < p->end && (*p->s == ' ' || *p->s == '\t' || *p->s == '\r'))
-		p->s++;
-}
-
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
-/* A JSON string into buf (NUL-terminated; a NUL inside is refused). */
-static int jp_string(struct jp *p, char *buf, size_t size)
-{
-	size_t n = 0;
-
-	if (p->s >= p->end || *p->s != '"')
-		return jp_err(p, "expected a string");
-	p->s++;
-	while (p->s < p->end && *p->s != '"') {
-		unsigned char c = (unsigned char)*p->s++;
-
-		if (c < 0x20)
-			return jp_err(p, "control character in a string");
-		if (c == '\\') {
-			if (p->s >= p->end)
-				break;
-			switch (*p->s++) {
-			case '"': c = '"'; break;
-			case '\\': c = '\\'; break;
-			case '/': c = '/'; break;
-			case 'b': c = '\b'; break;
-			case 'f': c = '\f'; break;
-			case 'n': c = '\n'; break;
-			case 'r': c = '\r'; break;
-			case 't': c = '\t'; break;
-			case 'u': {
-				int v = 0;
-
-				for (int i = 0; i < 4; i++) {
-					int h = p->s < p->end ? hexval(*p->s) : -1;
-
-					if (h < 0)
-						return jp_err(p, "bad \\u escape");
-					v = v * 16 + h;
-					p->s++;
-				}
-				/* fbac-run escapes control characters only. */
-				if (v == 0 || v > 0x7f)
-					return jp_err(p, "unsupported \\u escape");
-				c = (unsigned char)v;
-				break;
-			}
-			default:
-				return jp_err(p, "bad escape");
-			}
-		}
-		if (n + 1 >= size)
-			return jp_err(p, "string too long");
-		buf[n++] = (char)c;
-	}
-	if (p->s >= p->end)
-		return jp_err(p, "unterminated string");
-	p->s++;
-	buf[n] = 0;
-	return 0;
-}
-
-/* A number, true, false or null: skipped. */
-static int jp_scalar(struct jp *p)
-{
-	const char *b = p->s;
-
-	if (p->end - p->s >= 4 && (!memcmp(p->s, "true", 4) || !memcmp(p->s, "null", 4))) {
-		p->s += 4;
-		return 0;
-	}
-	if (p->end - p->s >= 5 && !memcmp(p->s, "false", 5)) {
-		p->s += 5;
-		return 0;
-	}
-	if (p->s < p->end && *p->s == '-')
-		p->s++;
-	while (p->s < p->end && ((*p->s >= '0' && *p->s <= '9') || *p->s == '.' ||
-				 *p->s == 'e' || *p->s == 'E' || *p->s == '+' || *p->s == '-'))
-		p->s++;
-	if (p->s == b || (p->s == b + 1 && *b == '-'))
-		return jp_err(p, "expected a value");
-	return 0;
-}
-
 enum { K_EXE, K_SYSCALL, K_OP, K_OBJECT, K_DECISION, K_REASON, K_N };
+
+static const char *const names[K_N] = { "exe",	  "syscall",  "operation",
+					"object", "decision", "reason" };
 
 static int parse_net(const char *object, struct fbac_query *q, char *host,
 		     size_t size)
@@ -166,15 +62,41 @@ static int parse_net(const char *object, struct fbac_query *q, char *host,
 	return 0;
 }
 
+/* The members of one line this needs into v[], each once and a string;
+ * the others checked and skipped. */
+static int read_members(const char *line, size_t len, char **v, bool *have,
+			struct fbac_diag *diag)
+{
+	struct fbac_jsonl j;
+	char key[32];
+	int r;
+
+	if ((r = fbac_jsonl_open(&j, line, len, true, diag)) < 0)
+		return r;
+	while ((r = fbac_jsonl_next(&j, key, sizeof(key))) > 0) {
+		int k = K_N;
+
+		for (int i = 0; i < K_N; i++)
+			if (streq(key, names[i]))
+				k = i;
+		if (k < K_N && have[k])
+			return fbac_jsonl_error(&j, "duplicate key");
+		r = fbac_jsonl_value(&j, k < K_N ? v[k] : NULL, FBAC_MAX_PATH,
+				     k < K_N);
+		if (r < 0)
+			return -EINVAL;
+		if (k < K_N)
+			have[k] = true;
+	}
+	return r;
+}
+
 int fbac_obs_add_line(struct fbac_observations *o, const char *line,
 		      size_t len, struct fbac_diag *diag)
 {
-	static const char *const names[K_N] = { "exe", "syscall", "operation",
-						"object", "decision", "reason" };
-	struct jp p = { line, line + len, line, diag };
 	_cleanup_free_ char *vals = NULL;
 	bool have[K_N] = { false };
-	char key[32], *v[K_N];
+	char *v[K_N];
 	struct fbac_query q = { 0 };
 	char host[FBAC_MAX_PATH];
 	enum fbac_op op;
@@ -188,53 +110,8 @@ int fbac_obs_add_line(struct fbac_observations *o, const char *line,
 		return -ENOMEM;
 	for (int i = 0; i < K_N; i++)
 		v[i] = vals + (size_t)i * FBAC_MAX_PATH;
-	jp_ws(&p);
-	if (p.s >= p.end || *p.s != '{')
-		return jp_err(&p, "expected '{'");
-	p.s++;
-	jp_ws(&p);
-	while (p.s < p.end && *p.s != '}') {
-		int k = K_N;
-		char skip[FBAC_MAX_PATH];
-
-		if ((r = jp_string(&p, key, sizeof(key))) < 0)
-			return r;
-		for (int i = 0; i < K_N; i++)
-			if (streq(key, names[i]))
-				k = i;
-		jp_ws(&p);
-		if (p.s >= p.end || *p.s != ':')
-			return jp_err(&p, "expected ':'");
-		p.s++;
-		jp_ws(&p);
-		if (k < K_N && have[k])
-			return jp_err(&p, "duplicate key");
-		if (p.s < p.end && *p.s == '"')
-			r = jp_string(&p, k < K_N ? v[k] : skip, FBAC_MAX_PATH);
-		else if (k < K_N)
-			r = jp_err(&p, "expected a string");
-		else
-			r = jp_scalar(&p);
-		if (r < 0)
-			return r;
-		if (k < K_N)
-			have[k] = true;
-		jp_ws(&p);
-		if (p.s < p.end && *p.s == ',') {
-			p.s++;
-			jp_ws(&p);
-			if (p.s < p.end && *p.s == '}')
-				return jp_err(&p, "expected a key");
-		} else if (p.s < p.end && *p.s != '}') {
-			return jp_err(&p, "expected ',' or '}'");
-		}
-	}
-	if (p.s >= p.end)
-		return jp_err(&p, "expected '}'");
-	p.s++;
-	jp_ws(&p);
-	if (p.s != p.end)
-		return jp_err(&p, "text after the object");
+	if ((r = read_members(line, len, v, have, diag)) < 0)
+		return r;
 	for (int i = K_EXE; i <= K_DECISION; i++)
 		if (!have[i])
 			return fbac_diag_at(diag, NULL, -EINVAL, "missing key '%s'",

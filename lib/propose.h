@@ -36,7 +36,9 @@ struct fbac_observations {
 	bool finished;
 };
 
+/* Start an empty set of observations. Return: 0 or -ENOMEM. */
 int fbac_obs_init(struct fbac_observations *o);
+/* Free what the observations hold (safe on a zeroed one). */
 void fbac_obs_clear(struct fbac_observations *o);
 
 /*
@@ -124,6 +126,7 @@ struct fbac_proposal {
 	size_t n_obs, n_covered_funcs, n_covered_raw, n_already;
 };
 
+/* Free what a proposal holds (safe on a zeroed one). */
 void fbac_proposal_clear(struct fbac_proposal *p);
 
 /* What the system says the program is (fbac new's evidence: its desktop

@@ -127,6 +127,7 @@ struct fbac_resolve_input {
 	unsigned layer; /* recorded in origins */
 };
 
+/* Free a resolution and its arena (NULL-safe); returns NULL. */
 struct fbac_resolved *fbac_resolved_free(struct fbac_resolved *r);
 DEFINE_TRIVIAL_CLEANUP_FUNC(struct fbac_resolved *, fbac_resolved_free)
 

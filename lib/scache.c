@@ -153,7 +153,7 @@ int fbac_scache_encode(const void *key, size_t key_len,
 
 	*ret_buf = NULL;
 	*ret_len = 0;
-	if (key_len > FBAC_SCACHE_MAX_KEY || st->n > FBAC_MAX_LAYERS + 1)
+	if (key_len > FBAC_MAX_SCACHE_KEY || st->n > FBAC_MAX_LAYERS + 1)
 		return -E2BIG;
 	memcpy(h.magic, magic, sizeof(magic));
 	fbac_blob_put(&o, &h, sizeof(h));

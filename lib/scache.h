@@ -20,10 +20,8 @@
 #include <stddef.h>
 
 #include "diag.h"
+#include "fbac-limits.h"
 #include "stack.h"
-
-/* Bytes of a key (the inputs, spelt out). */
-#define FBAC_SCACHE_MAX_KEY (1024 * 1024)
 
 /*
  * Encode st under key into a malloc'd buffer. Return: 0, -E2BIG beyond

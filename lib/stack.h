@@ -51,6 +51,7 @@ struct fbac_stack_input {
 	bool empty_grants;
 };
 
+/* Free the stack's compiled policies; the stack is empty after. */
 void fbac_stack_clear(struct fbac_stack *s);
 
 /*

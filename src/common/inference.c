@@ -71,7 +71,7 @@ static void take_dirs(struct infer_program *ip, const char *pkg,
 		{ "/usr/share/games", offsetof(struct infer_program, games_share) },
 		{ "/usr/lib/games", offsetof(struct infer_program, games_lib) },
 	};
-	const char *names[INFER_MAX_NAMES + 1];
+	const char *names[FBAC_MAX_INFER_NAMES + 1];
 	char name[NAME_MAX + 1];
 	size_t n = 0;
 
@@ -224,7 +224,7 @@ static void scan_packages(struct infer_program *ip)
 
 static void add_name(struct infer_program *ip, const char *name)
 {
-	if (!name[0] || ip->n_names >= INFER_MAX_NAMES)
+	if (!name[0] || ip->n_names >= FBAC_MAX_INFER_NAMES)
 		return;
 	for (size_t i = 0; i < ip->n_names; i++)
 		if (streq(ip->names[i], name))
@@ -299,7 +299,7 @@ static void add_path(struct infer_program *ip, const char *cwd,
 	for (size_t i = 0; i < ip->n_paths; i++)
 		if (streq(ip->paths[i].path, norm))
 			return;
-	if (ip->n_paths >= INFER_MAX_PATHS) {
+	if (ip->n_paths >= FBAC_MAX_INFER_PATHS) {
 		ip->paths_cut = true;
 		return;
 	}
@@ -404,7 +404,7 @@ static void add_port(unsigned *v, size_t *n, unsigned port)
 	for (size_t i = 0; i < *n; i++)
 		if (v[i] == port)
 			return;
-	if (*n < INFER_MAX_PORTS)
+	if (*n < FBAC_MAX_INFER_PORTS)
 		v[(*n)++] = port;
 }
 

@@ -15,10 +15,7 @@
 
 #include "blob.h"
 #include "env.h"
-
-#define INFER_MAX_NAMES 4
-#define INFER_MAX_PATHS 64
-#define INFER_MAX_PORTS 16
+#include "fbac-limits.h"
 
 enum infer_path_kind {
 	INFER_FILE,	/* an existing file */
@@ -43,7 +40,7 @@ struct infer_program {
 	char package[NAME_MAX + 1]; /* "" when no dpkg package has it */
 	/* Names to look the program up by, most specific first: the short
 	 * name of the real executable, the typed name, the package. */
-	char names[INFER_MAX_NAMES][NAME_MAX + 1];
+	char names[FBAC_MAX_INFER_NAMES][NAME_MAX + 1];
 	size_t n_names;
 	/* What the package ships ("" when not): /usr/lib/N, /etc/N,
 	 * /usr/share/games/N, /usr/lib/games/N. */
@@ -55,13 +52,14 @@ struct infer_program {
 	char dot_dir[PATH_MAX], config_dir[PATH_MAX], data_dir[PATH_MAX],
 		cache_dir[PATH_MAX];
 	/* Paths named on the command line. */
-	struct infer_path paths[INFER_MAX_PATHS];
+	struct infer_path paths[FBAC_MAX_INFER_PATHS];
 	size_t n_paths;
-	bool paths_cut; /* more than INFER_MAX_PATHS */
+	bool paths_cut;	    /* more than FBAC_MAX_INFER_PATHS */
 	char cwd[PATH_MAX]; /* "" when it may not be granted */
 	/* Ports of the URLs named, and the values of -p and -P (ssh, scp:
 	 * only the parameters that take them use them). */
-	unsigned url_ports[INFER_MAX_PORTS], flag_ports[INFER_MAX_PORTS];
+	unsigned url_ports[FBAC_MAX_INFER_PORTS],
+		flag_ports[FBAC_MAX_INFER_PORTS];
 	size_t n_url_ports, n_flag_ports;
 	double ms;	     /* how long it took */
 	/* Only the program's identity was read (fbac-run --no-infer):

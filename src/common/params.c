@@ -125,13 +125,13 @@ static const struct fbac_ynode *arg_of(const struct fbac_include *inc,
 static const struct fbac_application *find_app(const struct fbac_library *lib,
 					       const struct infer_program *ip)
 {
-	const char *keys[3 + INFER_MAX_NAMES] = { ip->exe, ip->real, ip->typed };
+	const char *keys[3 + FBAC_MAX_INFER_NAMES] = { ip->exe, ip->real,
+						       ip->typed };
 	size_t nk = 3;
 
 	for (size_t i = 0; i < ip->n_names; i++)
 		keys[nk++] = ip->names[i];
-	/* The user's own policy before the shipped one; never the
-	 * administrator's (a ceiling, not a source of values). */
+	/* The user's own policy first; never the administrator's (a ceiling). */
 	for (unsigned l = lib->n_layers; l-- > 0;) {
 		if (lib->layers[l].kind == FBAC_LAYER_ADMIN)
 			continue;

@@ -19,7 +19,7 @@
 #include "output.h"
 #include "suggest.h"
 
-#define MAX_LINES 64	 /* human lines per run; the rest are counted */
+#define MAX_LINES FBAC_MAX_DENIAL_LINES
 
 static void object_text(const struct fbac_query *q, char *buf, size_t size)
 {

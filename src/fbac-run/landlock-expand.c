@@ -23,14 +23,10 @@
 #include "macro.h"
 #include "path.h"
 
-/* Beyond these, what is not listed is simply not granted (fail closed). */
-#define EXPAND_MAX_RULES 4096
-#define EXPAND_MAX_DEPTH 16
-
 static int grant_add(struct landlock_grants *g, const char *path,
 		     uint64_t access, const struct stat *st)
 {
-	if (g->n >= EXPAND_MAX_RULES)
+	if (g->n >= FBAC_MAX_EXPAND_RULES)
 		return 0;
 	if (g->n == g->cap) {
 		size_t cap = g->cap ? g->cap * 2 : 16;
@@ -109,7 +105,7 @@ static int expand_dir(const struct fbac_ll_expand *e, const char *dir,
 		    is_hole(e, child) || lstat(child, &st) < 0)
 			continue;
 		if (hole_inside(e, child)) {
-			if (S_ISDIR(st.st_mode) && depth < EXPAND_MAX_DEPTH)
+			if (S_ISDIR(st.st_mode) && depth < FBAC_MAX_EXPAND_DEPTH)
 				r = expand_dir(e, child, depth + 1, narrow, g);
 			continue;
 		}

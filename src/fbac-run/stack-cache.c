@@ -180,7 +180,7 @@ int stack_cache_key(struct stack_cache *sc, const struct layers *l,
 		infer_key(ip, o);
 	if (o->err == -ENOMEM || sc->seen_key.err == -ENOMEM)
 		return -ENOMEM;
-	if (o->err || o->len > FBAC_SCACHE_MAX_KEY)
+	if (o->err || o->len > FBAC_MAX_SCACHE_KEY)
 		sc->usable = false;
 	if (!sc->usable)
 		return 0;

@@ -22,7 +22,7 @@
 #include "sup-handlers.h"
 
 #define HEAD_SIZE 4096 /* ELF program headers and a #! line are here */
-#define MAX_DEPTH 4    /* the kernel's own limit on nested interpreters */
+#define MAX_DEPTH FBAC_MAX_INTERP_DEPTH
 
 /*
  * The interpreter the kernel loads for the file at fd (O_PATH): a #!

@@ -21,9 +21,9 @@
 #include "target.h"
 
 /* Limits of what one send may carry (fbac-run copies it). */
-#define MAX_SEND (4u << 20)
-#define MAX_CONTROL 4096
-#define MAX_IOV 1024
+#define MAX_SEND FBAC_MAX_SEND
+#define MAX_CONTROL FBAC_MAX_CONTROL
+#define MAX_IOV FBAC_MAX_IOV
 
 /* One message, copied out of the program and ready to send. */
 struct outmsg {

@@ -45,7 +45,7 @@ struct hint_input {
 	const struct fbac_env *trusted_env;
 };
 
-#define EVENTS_MAX_REMEMBERED 512 /* distinct denials remembered for dedup */
+#define EVENTS_MAX_REMEMBERED FBAC_MAX_DENIALS_REMEMBERED
 
 /*
  * The denial reports of a run (events.c), their one owner: receivers

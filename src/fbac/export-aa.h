@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "fbac-limits.h"
 #include "macro.h"
 #include "ops.h"
 #include "resolve.h"
@@ -49,9 +50,7 @@ struct out {
 	 * profile (fbac-run intersects both policies). */
 	const struct fbac_library *lib;
 	const struct fbac_application *self;
-	/* AppArmor takes about 14 named transitions in one profile. */
-#define AA_MAX_TARGETS 12
-	const char *targets[AA_MAX_TARGETS];
+	const char *targets[FBAC_MAX_AA_TARGETS];
 	size_t n_targets;
 	int err;
 };

@@ -51,12 +51,13 @@ static bool may_stack(struct out *o, const struct fbac_application *a,
 	for (size_t i = 0; i < o->n_targets; i++)
 		if (streq(o->targets[i], a->name))
 			return true;
-	if (o->n_targets < AA_MAX_TARGETS) {
+	if (o->n_targets < FBAC_MAX_AA_TARGETS) {
 		o->targets[o->n_targets++] = a->name;
 		return true;
 	}
-	note(o, "%s has the policy '%s' of its own: AppArmor takes at most %d profile transitions in a profile, so here it runs under this profile alone",
-	     path, a->name, AA_MAX_TARGETS);
+	note(o,
+	     "%s has the policy '%s' of its own: AppArmor takes at most %d profile transitions in a profile, so here it runs under this profile alone",
+	     path, a->name, FBAC_MAX_AA_TARGETS);
 	return false;
 }
 

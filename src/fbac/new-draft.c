@@ -18,7 +18,7 @@
 int draft_add(struct draft *d, const char *name, const char *args,
 	      const char *reason)
 {
-	if (d->n_items >= DRAFT_MAX_ITEMS)
+	if (d->n_items >= FBAC_MAX_DRAFT_ITEMS)
 		return -E2BIG;
 	d->items[d->n_items++] = (struct draft_item){ name, args, reason };
 	return 0;
@@ -29,7 +29,7 @@ int draft_note(struct draft *d, const char *fmt, ...)
 	va_list ap;
 	char *s;
 
-	if (d->n_notes >= DRAFT_MAX_ITEMS)
+	if (d->n_notes >= FBAC_MAX_DRAFT_ITEMS)
 		return -E2BIG;
 	va_start(ap, fmt);
 	s = fbac_arena_vprintf(d->a, fmt, ap);
@@ -395,8 +395,9 @@ int draft_fill(struct draft *d, const struct probe *p,
 	if ((r = fill_libs(d, p, pol)) < 0 || (r = fill_package(d, p, pol)) < 0 ||
 	    (r = fill_user(d, p, pol, env)) < 0 || (r = note_network(d, p, pol)) < 0)
 		return r == -E2BIG ?
-			       log_error(r, "too many functionalities for one policy (at most %d)",
-					 DRAFT_MAX_ITEMS) :
+			       log_error(r,
+					 "too many functionalities for one policy (at most %d)",
+					 FBAC_MAX_DRAFT_ITEMS) :
 			       log_error(r, "out of memory");
 	return 0;
 }

@@ -143,7 +143,7 @@ int params_guess(const struct fbac_functionality *f, const struct probe *p,
 
 		if (an->filled)
 			continue;
-		an->n = def_items(pa, an->items, PARAM_MAX_ITEMS);
+		an->n = def_items(pa, an->items, FBAC_MAX_ANSWER_ITEMS);
 		an->from_default = pa->def != NULL;
 		if (pa->type != FBAC_PT_PATH && pa->type != FBAC_PT_PATHS)
 			continue;
@@ -186,7 +186,7 @@ static int split_answer(struct fbac_arena *ar, const struct fbac_param *pa,
 		while (e > b && (e[-1] == ' ' || e[-1] == '\t'))
 			e--;
 		if (e > b) {
-			if (a->n >= PARAM_MAX_ITEMS)
+			if (a->n >= FBAC_MAX_ANSWER_ITEMS)
 				return -E2BIG;
 			if (!(a->items[a->n++] = fbac_arena_strndup(ar, b, (size_t)(e - b))))
 				return -ENOMEM;

@@ -12,6 +12,7 @@
 #include "arena.h"
 #include "desktop.h"
 #include "elf.h"
+#include "fbac-limits.h"
 #include "layers.h"
 #include "policy.h"
 
@@ -43,13 +44,7 @@ int probe_program(const char *program, struct fbac_arena *a, struct probe *p);
 /* Whether a path is one of the package's files. */
 bool probe_pkg_has(const struct probe *p, const char *path);
 
-
-
-
-
 /* The application policy being written. */
-#define DRAFT_MAX_ITEMS 32
-
 struct draft_item {
 	const char *name;   /* a functionality */
 	const char *args;   /* "{app_name: \"bc\"}", or NULL */
@@ -61,13 +56,13 @@ struct draft {
 	const char *name, *description, *source;
 	const char *exes[2];
 	size_t n_exes;
-	struct draft_item items[DRAFT_MAX_ITEMS];
+	struct draft_item items[FBAC_MAX_DRAFT_ITEMS];
 	size_t n_items;
-	const char *notes[DRAFT_MAX_ITEMS]; /* printed and written as comments */
+	const char *notes[FBAC_MAX_DRAFT_ITEMS]; /* printed and written as comments */
 	size_t n_notes;
 };
 
-/* Return: 0, -E2BIG (more than DRAFT_MAX_ITEMS), -ENOMEM. */
+/* Return: 0, -E2BIG (more than FBAC_MAX_DRAFT_ITEMS), -ENOMEM. */
 int draft_add(struct draft *d, const char *name, const char *args,
 	      const char *reason);
 int draft_note(struct draft *d, const char *fmt, ...) _printf_(2, 3);
@@ -95,10 +90,8 @@ int draft_fill(struct draft *d, const struct probe *p,
 	       const struct fbac_policy *pol, const struct fbac_env *env);
 
 /* One parameter's value. */
-#define PARAM_MAX_ITEMS 32
-
 struct param_answer {
-	const char *items[PARAM_MAX_ITEMS];
+	const char *items[FBAC_MAX_ANSWER_ITEMS];
 	size_t n;
 	const char *why; /* where the value comes from, NULL: the default */
 	bool filled;	 /* from the system: not asked */
