@@ -356,7 +356,12 @@ content() {
 	run --separate-stderr "$FBAC" set vim File_Editor.documents="$H/elsewhere"
 	typed --check --as File_Editor vim "$W/run/n.txt"
 	grep -q "^File_Editor.documents=$H/elsewhere (saved with fbac set" <<<"$output" || fail "$output" || return
-	grep -qx "File_Editor.documents=$W/run/n.txt (named on the command line)" <<<"$output" || fail "$output"
+	grep -qx "File_Editor.documents=$W/run/n.txt (named on the command line)" <<<"$output" || fail "$output" || return
+	# The editor's swap, backup and journal files beside it: one line.
+	[[ $(grep -c "beside a file named on the command line" <<<"$output") -eq 1 ]] || fail "$output" || return
+	grep -qx "File_Editor.documents=.n.txt.swp,.*,n.txt~,.* (beside a file named on the command line: its swap, backup and journal files)" <<<"$output" || fail "$output"
+	# ... and each is granted: vim may create its swap file there.
+	[[ $output == *"$W/run/.n.txt.swp"* || $output == *"$W/run/**"* || $output == *"and "*" more"* ]] || fail "$output"
 }
 
 # ---------------------------------------------------------------------------

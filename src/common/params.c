@@ -217,6 +217,34 @@ static bool add_path(struct ctx *c, struct val *v, const char *path,
 	return !v->bad;
 }
 
+/*
+ * The files an editor keeps beside a file named on the command line (its
+ * swap, backup and journal files): every one is a value, but they are
+ * announced in one line, so a first run does not print ten.
+ */
+static int add_siblings(struct ctx *c, struct val *v, const char *func,
+			const char *param, char files[][4096], int n)
+{
+	char names[1024] = "";
+	size_t len = 0;
+
+	for (int k = 1; k < n; k++) {
+		const char *base = strrchr(files[k], '/');
+
+		if (!add_path(c, v, files[k], func, param))
+			continue;
+		base = base ? base + 1 : files[k];
+		if (len + strlen(base) + 2 < sizeof(names))
+			len += (size_t)snprintf(names + len, sizeof(names) - len,
+						"%s%s", len ? "," : "", base);
+	}
+	if (!len)
+		return 0;
+	return add_line(c->out, func, param, names,
+			"beside a file named on the command line: its swap, "
+			"backup and journal files");
+}
+
 /* The program facts that fill a parameter by its name. */
 static bool fact(struct ctx *c, const char *func, const struct fbac_param *prm,
 		 struct val *v, char *src, size_t size)
@@ -341,11 +369,8 @@ static int add_args(struct ctx *c, const char *func,
 			continue;
 		n = fbac_infer_file_values(ph->path, files,
 					   FBAC_INFER_FILE_VALUES);
-		for (int k = 1; k < n; k++)
-			if (add_path(c, v, files[k], func, prm->name) &&
-			    (r = add_line(c->out, func, prm->name, files[k],
-					  "beside a file named on the command line")) < 0)
-				return r;
+		if ((r = add_siblings(c, v, func, prm->name, files, n)) < 0)
+			return r;
 	}
 	if ((role & R_CWD) && ip->cwd[0] && add_path(c, v, ip->cwd, func,
 						      prm->name) &&
