@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "params.h"
+#include "params-int.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -182,14 +183,7 @@ static int add_line(struct params *p, const char *func, const char *param,
 	return l->value && l->source ? 0 : -ENOMEM;
 }
 
-struct ctx {
-	const struct params_input *in;
-	struct params *out;
-	const struct fbac_resolved *prot;
-};
-
-/* Whether an inferred path is protected (then it is not used). */
-static bool protected(struct ctx *c, const char *path)
+bool params_protected(const struct params_ctx *c, const char *path)
 {
 	for (size_t i = 0; c->prot && i < c->prot->n_protected; i++)
 		if (fbac_path_is_under(path, c->prot->protected[i].path))
@@ -198,12 +192,12 @@ static bool protected(struct ctx *c, const char *path)
 }
 
 /* Add an inferred path to v (escaped); false when it cannot be. */
-static bool add_path(struct ctx *c, struct val *v, const char *path,
+static bool add_path(struct params_ctx *c, struct val *v, const char *path,
 		     const char *func, const char *param)
 {
 	char esc[FBAC_MAX_PATH];
 
-	if (protected(c, path)) {
+	if (params_protected(c, path)) {
 		add_line(c->out, func, param, path,
 			 "not used: a protected path (grant it with -D)");
 		return false;
@@ -222,7 +216,7 @@ static bool add_path(struct ctx *c, struct val *v, const char *path,
  * swap, backup and journal files): every one is a value, but they are
  * announced in one line, so a first run does not print ten.
  */
-static int add_siblings(struct ctx *c, struct val *v, const char *func,
+static int add_siblings(struct params_ctx *c, struct val *v, const char *func,
 			const char *param, char files[][4096], int n)
 {
 	char names[1024] = "";
@@ -246,8 +240,9 @@ static int add_siblings(struct ctx *c, struct val *v, const char *func,
 }
 
 /* The program facts that fill a parameter by its name. */
-static bool fact(struct ctx *c, const char *func, const struct fbac_param *prm,
-		 struct val *v, char *src, size_t size)
+static bool fact(struct params_ctx *c, const char *func,
+		 const struct fbac_param *prm, struct val *v, char *src,
+		 size_t size)
 {
 	const struct infer_program *ip = c->in->ip;
 	const char *n = prm->name;
@@ -298,7 +293,7 @@ static bool fact(struct ctx *c, const char *func, const struct fbac_param *prm,
 }
 
 /* The paths of the command line this parameter holds, added to v. */
-static int add_args(struct ctx *c, const char *func,
+static int add_args(struct params_ctx *c, const char *func,
 		    const struct fbac_param *prm, struct val *v)
 {
 	const struct infer_program *ip = c->in->ip;
@@ -380,68 +375,8 @@ static int add_args(struct ctx *c, const char *func,
 	return 0;
 }
 
-static int add_lookup(struct ctx *c, const char *path, uint32_t ops)
-{
-	struct params *p = c->out;
-
-	if (streq(path, "/") || protected(c, path))
-		return 0;
-	for (size_t i = 0; i < p->n_lookups; i++)
-		if (streq(p->lookups[i], path)) {
-			p->lookup_ops[i] |= ops;
-			return 0;
-		}
-	if (p->n_lookups >= FBAC_MAX_DEFINES)
-		return log_error(-E2BIG, "more than %d folders to look up",
-				 FBAC_MAX_DEFINES);
-	p->lookup_ops[p->n_lookups] = ops;
-	p->lookups[p->n_lookups] = fbac_arena_strdup(p->arena, path);
-	return p->lookups[p->n_lookups++] ? 0 : -ENOMEM;
-}
-
-/* Every folder above path (not path itself), from the top. */
-static int add_above(struct ctx *c, const char *path)
-{
-	char buf[PATH_MAX];
-	int r;
-
-	snprintf(buf, sizeof(buf), "%s", path);
-	for (char *s = strchr(buf + 1, '/'); s; s = strchr(s + 1, '/')) {
-		*s = 0;
-		r = add_lookup(c, buf, FBAC_OP_BIT(FBAC_OP_FILE_GETATTR));
-		*s = '/';
-		if (r < 0)
-			return r;
-	}
-	return 0;
-}
-
-/* Programs stat the folders of the paths they are given and open their
- * working directory (to come back to it): granted to look up, nothing
- * more (what is inside stays the parameters' to grant). */
-static int lookups(struct ctx *c)
-{
-	const struct infer_program *ip = c->in->ip;
-	int r;
-
-	if (ip->disabled)
-		return 0;
-	if (ip->cwd[0] && !protected(c, ip->cwd)) {
-		if ((r = add_above(c, ip->cwd)) < 0 ||
-		    (r = add_lookup(c, ip->cwd,
-				    FBAC_OP_BIT(FBAC_OP_FILE_GETATTR) |
-					    FBAC_OP_BIT(FBAC_OP_DIR_READ))) < 0)
-			return r;
-	}
-	for (size_t i = 0; i < ip->n_paths; i++)
-		if (!protected(c, ip->paths[i].path) &&
-		    (r = add_above(c, ip->paths[i].path)) < 0)
-			return r;
-	return 0;
-}
-
-static int ask(struct ctx *c, const char *func, const struct fbac_param *prm,
-	       struct val *v)
+static int ask(struct params_ctx *c, const char *func,
+	       const struct fbac_param *prm, struct val *v)
 {
 	const char *guess = prm->type == FBAC_PT_STRING ? c->in->ip->names[0] :
 			    c->in->ip->cwd;
@@ -481,7 +416,7 @@ static int add_define(struct params *p, const char *func, const char *param,
 	return p->defs[p->n_defs++].value ? 0 : -ENOMEM;
 }
 
-static int fill_param(struct ctx *c, const struct fbac_functionality *f,
+static int fill_param(struct params_ctx *c, const struct fbac_functionality *f,
 		      const struct fbac_param *prm,
 		      const struct fbac_application *app,
 		      const struct fbac_settings *set)
@@ -592,7 +527,7 @@ int params_fill(const struct params_input *in, struct params *out)
 	struct fbac_diag d = { 0 };
 	const struct fbac_application *app;
 	const struct fbac_settings *set;
-	struct ctx c = { in, out, NULL };
+	struct params_ctx c = { in, out, NULL };
 	int r;
 
 	*out = (struct params){ .arena = fbac_arena_new() };
@@ -618,7 +553,7 @@ int params_fill(const struct params_input *in, struct params *out)
 			if ((r = fill_param(&c, f, &f->params[p], app, set)) < 0)
 				return r;
 	}
-	return lookups(&c);
+	return params_lookups(&c);
 }
 
 void params_free(struct params *p)
