@@ -114,6 +114,11 @@ struct fbac_application {
 	size_t n_grants;
 	struct fbac_priv *privs;
 	size_t n_privs;
+	/* 'sandbox_fallback': options fbac-run adds after the program's name
+	 * because the program's own sandbox cannot start inside fbac-run's
+	 * (each starts with '-'); NULL when the key is absent. */
+	const char **sandbox_fallback;
+	size_t n_sandbox_fallback;
 	struct fbac_mark mark;
 	unsigned layer;
 };
