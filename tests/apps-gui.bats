@@ -523,6 +523,31 @@ CHROMIUM_NO_SANDBOX=(--no-sandbox --no-zygote)
 	[[ $(<"$uhome/.bashrc") == "$BASHRC" ]] || fail "~/.bashrc was changed"
 }
 
+# The process singleton's socket goes under $TMPDIR, often a directory of
+# its own below /tmp (pam_tmpdir's /tmp/user/UID): the policy grants it
+# there too (it granted /tmp/org.chromium.Chromium.*/ only, and Chromium
+# aborted: "Failed to create a ProcessSingleton", status 21). A window on
+# Xvfb (headless makes no singleton), ended after 10 s.
+# bats test_tags=app:chromium,fn:Web_Browser
+@test "chromium (its policy) with TMPDIR below /tmp: its process singleton binds its socket there" {
+	need_chromium
+	start_gui_xvfb
+	local tmp sock
+	tmp=$(mktemp -d /tmp/fbac-tmpdir.XXXXXX) || fail "mktemp" || return
+	mkdir -p "$tmp/user/$EUID"
+	run --separate-stderr env TMPDIR="$tmp/user/$EUID" DISPLAY=":$DISPLAY_N" \
+		timeout -s TERM 10 "$FBAC_RUN" --log "$LOG" chromium --disable-gpu --no-first-run \
+		--disable-background-networking --disable-component-update --disable-sync about:blank
+	sock=$(readlink "$HOME/.config/chromium/SingletonSocket") || true
+	rm -rf -- "$tmp"
+	[[ $status -eq 124 ]] || { show_run; fail "chromium ended before the 10 s (status $status)"; }
+	[[ $stderr != *'denied unix_bind'* && $stderr != *'Failed to create a ProcessSingleton'* ]] ||
+		{ show_run; fail "the singleton socket was refused"; }
+	[[ $sock == "$tmp/user/$EUID/org.chromium.Chromium."*/SingletonSocket ]] ||
+		{ show_run; fail "no singleton socket under TMPDIR: '$sock'"; }
+	! denials "$LOG" | grep '^unix_bind ' || fail "a unix_bind denial event"
+}
+
 # ---------------------------------------------------------------------------
 # 3. Graphical_X11 on Xvfb
 
