@@ -523,6 +523,25 @@ CHROMIUM_NO_SANDBOX=(--no-sandbox --no-zygote)
 	[[ $(<"$uhome/.bashrc") == "$BASHRC" ]] || fail "~/.bashrc was changed"
 }
 
+# A run that lasts: seconds after the start its device monitor (libudev)
+# lists /sys/bus and /sys/class, which a screenshot on a busy machine lives
+# long enough to see. Ended after 8 s; nothing is denied meanwhile.
+# bats test_tags=app:chromium,fn:Web_Browser
+@test "chromium --headless (its policy, uid 65534): 8 s on a loopback page, no denial" {
+	need_chromium
+	require_unprivileged
+	local uhome
+	uhome=$(unprivileged_home)
+	make_page
+	start_http "$WWW"
+	PORT=$REPLY
+	run --separate-stderr run_unprivileged timeout -s TERM 8 "$FBAC_RUN" --log "$LOG" \
+		-D "ports=80,443,$PORT" chromium --headless "http://127.0.0.1:$PORT/index.html"
+	[[ $status -eq 124 ]] || { show_run; fail "chromium ended before the 8 s (status $status)"; }
+	[[ $stderr != *'fbac: denied'* ]] || { show_run; fail "a denial line"; }
+	chromium_no_denials "$uhome/events.jsonl"
+}
+
 # The process singleton's socket goes under $TMPDIR, often a directory of
 # its own below /tmp (pam_tmpdir's /tmp/user/UID): the policy grants it
 # there too (it granted /tmp/org.chromium.Chromium.*/ only, and Chromium
