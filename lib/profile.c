@@ -744,50 +744,11 @@ static int parse_functionality(struct loader *ld, const struct fbac_ynode *doc)
 	return 0;
 }
 
-/* 'sandbox_fallback': a list of options ("-x", "--name[=value]"), each
- * printable, at most FBAC_MAX_FALLBACK_ARGS of them. */
-static int parse_sandbox_fallback(struct loader *ld,
-				  const struct fbac_ynode *v,
-				  struct fbac_application *a)
-{
-	const struct fbac_ynode **items = NULL;
-	int r;
-
-	if ((r = scalar_list(ld, v, "'sandbox_fallback'", &items,
-			     &a->n_sandbox_fallback)) < 0)
-		return r;
-	if (a->n_sandbox_fallback > FBAC_MAX_FALLBACK_ARGS)
-		return fbac_diag_at(ld->diag, &v->mark, -E2BIG,
-				    "'sandbox_fallback' has more than %d options",
-				    FBAC_MAX_FALLBACK_ARGS);
-	a->sandbox_fallback = fbac_arena_array(ld->arena, a->n_sandbox_fallback,
-					       sizeof(char *));
-	if (!a->sandbox_fallback)
-		return -ENOMEM;
-	for (size_t i = 0; i < a->n_sandbox_fallback; i++) {
-		const char *s = items[i]->value;
-		size_t l = strlen(s);
-		bool ok = l >= 2 && l <= FBAC_MAX_FALLBACK_ARG && s[0] == '-' &&
-			  strcmp(s, "--");
-
-		for (size_t k = 0; ok && k < l; k++)
-			ok = (unsigned char)s[k] > ' ' && s[k] != 0x7f;
-		if (!ok)
-			return fbac_diag_at(
-				ld->diag, &items[i]->mark, -EINVAL,
-				"'sandbox_fallback': '%s' is not an option (expected '-x' or '--name[=value]', printable, no spaces, at most %d bytes)",
-				s, FBAC_MAX_FALLBACK_ARG);
-		a->sandbox_fallback[i] = s;
-	}
-	return 0;
-}
-
 static int parse_application(struct loader *ld, const struct fbac_ynode *doc)
 {
-	static const char *const keys[] = { "fbac",	     "application",
-					    "description",   "executables",
-					    "functionalities", "privileges",
-					    "denied",	     "metadata",
+	static const char *const keys[] = { "fbac", "application", "description",
+					    "executables", "functionalities",
+					    "privileges", "denied", "metadata",
 					    "sandbox_fallback", NULL };
 	struct fbac_application *a;
 	const struct fbac_ynode *v = NULL, **exes = NULL;
@@ -814,8 +775,9 @@ static int parse_application(struct loader *ld, const struct fbac_ynode *doc)
 			return r;
 		a->description = v->value;
 	}
-	if ((v = fbac_ymap_get(doc, "metadata")) &&
-	    (r = parse_metadata(ld, v, &a->metadata, &a->metadata_mark)) < 0)
+	if (((v = fbac_ymap_get(doc, "metadata")) &&
+	     (r = parse_metadata(ld, v, &a->metadata, &a->metadata_mark)) < 0) ||
+	    (r = fbac_app_sandbox_fallback(doc, ld->arena, ld->diag, a)) < 0)
 		return r;
 	if ((r = required(ld, doc, "executables", "an application", &v)) < 0)
 		return r;
@@ -853,9 +815,6 @@ static int parse_application(struct loader *ld, const struct fbac_ynode *doc)
 			return -ENOMEM;
 		a->exe_marks[i] = exes[i]->mark;
 	}
-	if ((v = fbac_ymap_get(doc, "sandbox_fallback")) &&
-	    (r = parse_sandbox_fallback(ld, v, a)) < 0)
-		return r;
 	if ((r = required(ld, doc, "functionalities", "an application", &v)) <
 	    0)
 		return r;

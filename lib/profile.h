@@ -281,6 +281,13 @@ const struct fbac_application *
 fbac_library_find_app(const struct fbac_library *lib, unsigned layer,
 		      const char *name_or_exe);
 
+/* lib/profile-fallback.c: the key 'sandbox_fallback' of the application
+ * document doc into a (nothing when absent). Return: 0, or -errno with
+ * diag set at the value's line and column. */
+int fbac_app_sandbox_fallback(const struct fbac_ynode *doc,
+			      struct fbac_arena *arena, struct fbac_diag *diag,
+			      struct fbac_application *a);
+
 /* The saved settings for program (the last layer's), or NULL. */
 const struct fbac_settings *
 fbac_library_find_settings(const struct fbac_library *lib,

@@ -954,27 +954,6 @@ static void frame_metadata(struct resolver *rs, const struct frame *fr)
 	o->metadata_mark = fr->f->metadata_mark;
 }
 
-/* The application's 'sandbox_fallback', copied: the compiled policy
- * outlives the library (and is cached without it). */
-static int root_sandbox_fallback(struct resolver *rs)
-{
-	const struct fbac_application *app = rs->in->app;
-	struct fbac_resolved *o = rs->out;
-
-	if (!app || !app->n_sandbox_fallback)
-		return 0;
-	o->sandbox_fallback = fbac_arena_array(rs->a, app->n_sandbox_fallback,
-					       sizeof(char *));
-	if (!o->sandbox_fallback)
-		return -ENOMEM;
-	for (size_t i = 0; i < app->n_sandbox_fallback; i++)
-		if (!(o->sandbox_fallback[i] = fbac_arena_strdup(
-			      rs->a, app->sandbox_fallback[i])))
-			return -ENOMEM;
-	o->n_sandbox_fallback = app->n_sandbox_fallback;
-	return 0;
-}
-
 /*
  * The application's own 'metadata', then "-D metadata=", then a layer's
  * settings ban, each over what came before.
@@ -1173,8 +1152,6 @@ int fbac_resolve(const struct fbac_resolve_input *in,
 			 in->layer)) < 0)
 		return r;
 	if ((r = root_metadata(&rs, used)) < 0)
-		return r;
-	if ((r = root_sandbox_fallback(&rs)) < 0)
 		return r;
 	if (in->define_used) {
 		memcpy(in->define_used, used, in->n_defines * sizeof(*used));
