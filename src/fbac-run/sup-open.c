@@ -300,6 +300,17 @@ static void open_existing(struct call *c, struct resolved *r, int flags)
 		open_in_worker(c, r, flags, cloexec);
 		return;
 	}
+	/* A map of a user namespace nested in the program's (sup-idmap.c). */
+	fd = open_idmap(r->path, r->fd, flags);
+	if (fd != -ENOENT) {
+		if (fd < 0) {
+			fail(c, fd);
+			return;
+		}
+		respond_fd(c, fd, cloexec);
+		close(fd);
+		return;
+	}
 	/* Never wait on our thread: a lease being broken, a device that
 	 * waits for a carrier. What would block goes to a worker. */
 	fd = open(name, flags | O_NONBLOCK);

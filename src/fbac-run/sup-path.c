@@ -395,14 +395,36 @@ static int resolve_target_fd(struct call *c, int tfd, const char *path,
 	return 0;
 }
 
+/* Whether path, relative to a /proc directory, may name one of the
+ * caller's descriptors or magic links: read the directory's name only
+ * then. */
+static bool maybe_proc_entry(const char *path)
+{
+	static const char *const pre[] = { "fd", "task", "ns", "exe", "cwd",
+					   "root" };
+
+	if (path[0] >= '0' && path[0] <= '9')
+		return true;
+	for (size_t i = 0; i < sizeof(pre) / sizeof(pre[0]); i++) {
+		size_t l = strlen(pre[i]);
+
+		if (!strncmp(path, pre[i], l) && (!path[l] || path[l] == '/'))
+			return true;
+	}
+	return false;
+}
+
 /*
  * The directory a name is walked from, in *base (ours to close unless it
- * is root_fd); path made absolute from the working directory, or its
- * "self/..." from a descriptor of /proc rewritten to the caller's.
- * Return: 0 or -errno.
+ * is root_fd); path made absolute from the working directory. From a
+ * descriptor of /proc, "self/..." is the caller's, and a name that means
+ * one of its own descriptors or magic links is made absolute (Chromium's
+ * sandbox stats each of self/fd/ from a descriptor of that directory,
+ * proc_util.cc): then 1, for resolve_path to take it as such. Return:
+ * 0, 1 or -errno.
  */
-static int resolve_base(struct call *c, int dirfd, char *path, size_t size,
-			int *base)
+static int resolve_base(struct call *c, int dirfd, unsigned flags,
+			char *path, size_t size, int *base)
 {
 	int r;
 
@@ -416,21 +438,27 @@ static int resolve_base(struct call *c, int dirfd, char *path, size_t size,
 	*base = base_fd(c, dirfd, path);
 	if (*base < 0)
 		return *base;
-	if (path[0] != '/' && starts_with_self(path)) {
-		/* "self/..." from a descriptor of /proc: the caller's. */
-		char dir[FBAC_MAX_PATH], abs[FBAC_MAX_PATH + 8];
+	if (path[0] != '/' &&
+	    (starts_with_self(path) ||
+	     (dirfd != AT_FDCWD && maybe_proc_entry(path)))) {
+		char dir[FBAC_MAX_PATH], abs[FBAC_MAX_PATH * 2],
+			mine[FBAC_MAX_PATH];
 
-		if (fd_path(*base, dir, sizeof(dir)) == 0 &&
-		    !strcmp(dir, "/proc")) {
-			snprintf(abs, sizeof(abs), "/proc/%s", path);
-			if ((r = rewrite_self(c, abs, path, size)) < 0)
-				return r;
-			if (*base != c->s->root_fd)
-				close(*base);
-			*base = base_fd(c, dirfd, path);
-			if (*base < 0)
-				return *base;
-		}
+		if (fd_path(*base, dir, sizeof(dir)) < 0 ||
+		    !fbac_path_is_under(dir, "/proc"))
+			return 0;
+		snprintf(abs, sizeof(abs), "%s/%s", dir, path);
+		if ((r = rewrite_self(c, abs, mine, sizeof(mine))) < 0)
+			return r;
+		if (((flags & RES_FOLLOW) && own_magic_link(c, mine)) ||
+		    target_fd_ref(c, mine) >= 0)
+			return copy_path(path, size, mine) < 0 ? -ENAMETOOLONG : 1;
+		/* Still from that descriptor, not from the root: a process
+		 * may have made its root a directory that is gone
+		 * (Chromium's sandbox, credentials.cc). */
+		if (!strcmp(dir, "/proc") &&
+		    (r = copy_path(path, size, mine + 6)) < 0)
+			return r;
 	}
 	return 0;
 }
@@ -541,12 +569,27 @@ static int resolve_end(struct call *c, int base, int r, bool descriptor,
 	return 0;
 }
 
+/* path, absolute, names one of the caller's own magic links (exe, cwd,
+ * root, a namespace) or descriptors: resolved as that (0 or -errno);
+ * else 1, nothing done. */
+static int own_entry(struct call *c, unsigned flags, const char *path,
+		     struct resolved *out)
+{
+	int tfd;
+
+	if ((flags & RES_FOLLOW) && own_magic_link(c, path))
+		return resolve_magic_link(path, out);
+	if ((tfd = target_fd_ref(c, path)) >= 0)
+		return resolve_target_fd(c, tfd, path, out);
+	return 1;
+}
+
 int resolve_path(struct call *c, int dirfd, const char *arg, unsigned flags,
 		 struct resolved *out)
 {
 	char path[FBAC_MAX_PATH];
 	bool descriptor = false;
-	int base = -1, r, tfd;
+	int base = -1, r;
 
 	out->fd = out->parent_fd = -1;
 	out->leaf[0] = out->path[0] = out->link[0] = 0;
@@ -561,14 +604,17 @@ int resolve_path(struct call *c, int dirfd, const char *arg, unsigned flags,
 		/* nothing opened */
 	} else if (!strcmp(path, "/dev/tty")) {
 		r = resolve_dev_tty(c, path, sizeof(path), out);
-	} else if ((flags & RES_FOLLOW) && own_magic_link(c, path)) {
+	} else if ((r = own_entry(c, flags, path, out)) != 1) {
 		descriptor = true;
-		r = resolve_magic_link(path, out);
-	} else if ((tfd = target_fd_ref(c, path)) >= 0) {
-		descriptor = true;
-		r = resolve_target_fd(c, tfd, path, out);
-	} else if ((r = resolve_base(c, dirfd, path, sizeof(path), &base)) == 0) {
+	} else if ((r = resolve_base(c, dirfd, flags, path, sizeof(path),
+				     &base)) == 0) {
 		r = resolve_name(c, base, path, flags, out);
+	} else if (r == 1) {
+		/* Named from a descriptor of /proc: one of its own. */
+		descriptor = true;
+		r = own_entry(c, flags, path, out);
+		if (r == 1)
+			r = -ENOENT;
 	}
 	return resolve_end(c, base, r, descriptor, out);
 }

@@ -205,6 +205,10 @@ void handle_file(struct call *c);
 int own_tty(struct call *c, char *out, size_t size);
 void ctty_as_dev_tty(struct call *c, struct resolved *out);
 bool handle_open(struct call *c);
+/* sup-idmap.c: a decided write open of a nested namespace's uid_map or
+ * gid_map, from its parent namespace: a descriptor, -errno, or -ENOENT
+ * when the path needs no such open. */
+int open_idmap(const char *path, int obj_fd, int flags);
 bool handle_meta(struct call *c);
 bool handle_entry(struct call *c);
 bool handle_attr(struct call *c);
