@@ -35,6 +35,8 @@
 #define FBAC_MAX_PORT_RULES 4096      /* expanded ports given to Landlock */
 #define FBAC_MAX_LAYERS 16	      /* policy layers stacked on a program */
 #define FBAC_MAX_EXECUTABLES 64	      /* executables of one application */
+#define FBAC_MAX_FALLBACK_ARGS 8      /* options of one 'sandbox_fallback' */
+#define FBAC_MAX_FALLBACK_ARG 256     /* bytes of one of them */
 #define FBAC_MAX_DEFINES 256	      /* -D arguments on a command line */
 #define FBAC_MAX_PATH 4096	      /* a path or pattern, with its NUL */
 #define FBAC_MAX_PATH_DEPTH 256	      /* components of a path */

@@ -16,7 +16,8 @@ int ld_parse_application(struct loader *ld, const struct fbac_ynode *doc)
 	static const char *const keys[] = {
 		"fbac",	       "application",	  "description",
 		"executables", "functionalities", "privileges",
-		"denied",      "metadata",	  NULL
+		"denied",      "metadata",	  "sandbox_fallback",
+		NULL
 	};
 	struct fbac_application *a;
 	const struct fbac_ynode *v = NULL, **exes = NULL;
@@ -43,8 +44,10 @@ int ld_parse_application(struct loader *ld, const struct fbac_ynode *doc)
 			return r;
 		a->description = v->value;
 	}
-	if ((v = fbac_ymap_get(doc, "metadata")) &&
-	    (r = ld_parse_metadata(ld, v, &a->metadata, &a->metadata_mark)) < 0)
+	if (((v = fbac_ymap_get(doc, "metadata")) &&
+	     (r = ld_parse_metadata(ld, v, &a->metadata, &a->metadata_mark)) <
+		     0) ||
+	    (r = fbac_app_sandbox_fallback(doc, ld->arena, ld->diag, a)) < 0)
 		return r;
 	if ((r = ld_required(ld, doc, "executables", "an application", &v)) < 0)
 		return r;

@@ -116,6 +116,11 @@ struct fbac_application {
 	size_t n_grants;
 	struct fbac_priv *privs;
 	size_t n_privs;
+	/* 'sandbox_fallback': options fbac-run adds after the program's name
+	 * because the program's own sandbox cannot start inside fbac-run's
+	 * (each starts with '-'); NULL when the key is absent. */
+	const char **sandbox_fallback;
+	size_t n_sandbox_fallback;
 	struct fbac_mark mark;
 	unsigned layer;
 };
@@ -279,6 +284,13 @@ fbac_library_find(const struct fbac_library *lib, const char *name);
 const struct fbac_application *
 fbac_library_find_app(const struct fbac_library *lib, unsigned layer,
 		      const char *name_or_exe);
+
+/* lib/profile-fallback.c: the key 'sandbox_fallback' of the application
+ * document doc into a (nothing when absent). Return: 0, or -errno with
+ * diag set at the value's line and column. */
+int fbac_app_sandbox_fallback(const struct fbac_ynode *doc,
+			      struct fbac_arena *arena, struct fbac_diag *diag,
+			      struct fbac_application *a);
 
 /* The saved settings for program (the last layer's), or NULL. */
 const struct fbac_settings *

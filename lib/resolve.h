@@ -82,6 +82,9 @@ struct fbac_resolved {
 	enum fbac_metadata metadata;
 	const char *metadata_why;
 	struct fbac_mark metadata_mark;
+	/* The application's 'sandbox_fallback' (n 0: none), in the arena. */
+	const char **sandbox_fallback;
+	size_t n_sandbox_fallback;
 };
 
 /* A command-line argument "-D FUNC.param=value" (func NULL: any top level). */

@@ -12,6 +12,7 @@
  *     u32 protected, protected: str path, u32 allow, ostr reason,
  *       ostr file, u32 line col
  *     u32 metadata (enum fbac_metadata), ostr why, ostr file, u32 line col
+ *     u32 sandbox_fallback options, str option[options]
  *   str: u32 length, bytes, NUL; ostr: u8 present, then str if present
  */
 #include "scache.h"
@@ -26,7 +27,7 @@
 #include "ops.h"
 #include "resolve.h"
 
-#define FORMAT 3 /* 2: layer kinds; 3: metadata visibility */
+#define FORMAT 4 /* 2: layer kinds; 3: metadata visibility; 4: sandbox_fallback */
 #define BOM 0x01020304u
 #define NONE UINT32_MAX
 
@@ -137,6 +138,9 @@ static int put_entry(struct fbac_blob_out *o, const struct fbac_stack_entry *e)
 	fbac_blob_put_u32(o, (uint32_t)p->res->metadata);
 	put_opt(o, p->res->metadata_why);
 	put_mark(o, &p->res->metadata_mark);
+	fbac_blob_put_u32(o, (uint32_t)p->res->n_sandbox_fallback);
+	for (size_t i = 0; i < p->res->n_sandbox_fallback; i++)
+		put_s(o, p->res->sandbox_fallback[i]);
 out:
 	fbac_ptr_index_free(&idx);
 	free(origins);
@@ -373,6 +377,21 @@ static int get_entry(struct fbac_blob_in *in, struct fbac_stack *st,
 	if (in->bad || n > FBAC_META_MEDIATED)
 		return -EBADMSG;
 	res->metadata = (enum fbac_metadata)n;
+	n = fbac_blob_get_u32(in);
+	if (in->bad || n > FBAC_MAX_FALLBACK_ARGS)
+		return -EBADMSG;
+	if (n && !(res->sandbox_fallback = fbac_arena_array(a, n, sizeof(char *))))
+		return -ENOMEM;
+	for (uint32_t i = 0; i < n; i++) {
+		res->sandbox_fallback[i] =
+			get_s(in, a, FBAC_MAX_FALLBACK_ARG, &err);
+		if (err)
+			return err;
+		if (in->bad || !res->sandbox_fallback[i] ||
+		    res->sandbox_fallback[i][0] != '-')
+			return -EBADMSG;
+	}
+	res->n_sandbox_fallback = n;
 	if ((r = fbac_policy_compile_flags(&res, name, flags, &pol, diag)) < 0)
 		return r;
 	st->entries[st->n++] = (struct fbac_stack_entry){

@@ -56,6 +56,25 @@ size_t fbac_stack_layers(const struct fbac_library *lib, const char *program,
 	return n;
 }
 
+/* The application's 'sandbox_fallback', copied into res: the compiled
+ * policy outlives the library (and is cached without it). */
+static int copy_fallback(struct fbac_resolved *res,
+			 const struct fbac_application *app)
+{
+	if (!app || !app->n_sandbox_fallback)
+		return 0;
+	res->sandbox_fallback = fbac_arena_array(
+		res->arena, app->n_sandbox_fallback, sizeof(char *));
+	if (!res->sandbox_fallback)
+		return -ENOMEM;
+	for (size_t i = 0; i < app->n_sandbox_fallback; i++)
+		if (!(res->sandbox_fallback[i] = fbac_arena_strdup(
+			      res->arena, app->sandbox_fallback[i])))
+			return -ENOMEM;
+	res->n_sandbox_fallback = app->n_sandbox_fallback;
+	return 0;
+}
+
 static int add(struct fbac_stack *s, const struct fbac_resolve_input *ri,
 	       const struct fbac_layer *layer, const char *name,
 	       const char *replaces, unsigned flags, struct fbac_diag *diag)
@@ -67,6 +86,10 @@ static int add(struct fbac_stack *s, const struct fbac_resolve_input *ri,
 	r = fbac_resolve(ri, &res, diag);
 	if (r < 0)
 		return r;
+	if ((r = copy_fallback(res, ri->app)) < 0) {
+		fbac_resolved_free(res);
+		return r;
+	}
 	r = fbac_policy_compile_flags(&res, ri->root_name, flags, &pol, diag);
 	if (r < 0)
 		return r;

@@ -217,4 +217,9 @@ static inline void fdname(char *buf, size_t size, int fd)
 	snprintf(buf, size, "/proc/self/fd/%d", fd);
 }
 
+/* sup-idmap.c: a decided write open of a nested namespace's uid_map or
+ * gid_map, from its parent namespace: a descriptor, -errno, or -ENOENT
+ * when the path needs no such open. */
+int call_open_idmap(const char *path, int obj_fd, int flags);
+
 #endif

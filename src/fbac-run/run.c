@@ -425,6 +425,7 @@ static void run_end(struct run_state *rs)
 	landlock_extra_free(rs->extras, ARRAY_SIZE(rs->extras));
 	fbac_stack_clear(&rs->st);
 	params_free(&rs->pp);
+	fallback_free(&rs->fb);
 	stack_cache_done(&rs->sc);
 	layers_free(&rs->l);
 }
@@ -447,9 +448,18 @@ static int run_phases(struct run_state *rs)
 		}
 		log_error(0, "warning: not enforced on this kernel: %s", rs->missing);
 	}
+	if (fallback_apply(&rs->fb, &rs->st, &rs->o->command) < 0) {
+		log_error(-ENOMEM, "out of memory");
+		return EXIT_FBAC;
+	}
+	if (!rs->nested && run_prepare_sup(rs) < 0)
+		return EXIT_FBAC;
+	if (o->verbosity >= 0)
+		fallback_announce(&rs->fb, "fbac: ");
 	if (rs->nested)
 		return run_nested(rs);
-	if (run_prepare_sup(rs) < 0 || run_confine_self(rs) < 0 ||
+	fallback_event(&rs->fb, rs->s.log, rs->exe);
+	if (run_confine_self(rs) < 0 ||
 	    run_launch(rs) < 0 || run_supervise(rs) < 0)
 		return EXIT_FBAC;
 	return run_report(rs);

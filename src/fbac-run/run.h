@@ -11,6 +11,7 @@
 #include <stddef.h>
 
 #include "as-values.h"
+#include "fallback.h"
 #include "fbac-limits.h"
 #include "filter.h"
 #include "landlock.h"
@@ -73,6 +74,7 @@ struct run_state {
 	struct lazy_library lazy;
 	struct infer_program *ip;
 	struct params pp;
+	struct fallback fb; /* the application's 'sandbox_fallback' */
 	bool show;
 	char exe[PATH_MAX], missing[512], learn_log[PATH_MAX];
 	char cwd[PATH_MAX];

@@ -303,6 +303,17 @@ static void open_existing(struct call *c, struct resolved *r, int flags)
 		open_in_worker(c, r, flags, cloexec);
 		return;
 	}
+	/* A map of a user namespace nested in the program's (sup-idmap.c). */
+	fd = call_open_idmap(r->path, r->fd, flags);
+	if (fd != -ENOENT) {
+		if (fd < 0) {
+			call_fail(c, fd);
+			return;
+		}
+		call_inject_fd(c, fd, cloexec);
+		close(fd);
+		return;
+	}
 	/* Never wait on our thread: a lease being broken, a device that
 	 * waits for a carrier. What would block goes to a worker. */
 	fd = open(name, flags | O_NONBLOCK);

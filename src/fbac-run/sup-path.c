@@ -19,6 +19,7 @@
 
 #include "call-parts.h"
 #include "path.h"
+#include "sup-own.h"
 #include "target.h"
 
 void resolved_close(struct resolved *r)
@@ -88,47 +89,6 @@ static int rewrite_self(struct call *c, const char *in, char *out, size_t size)
 		return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
 	}
 	return copy_path(out, size, in);
-}
-
-/* The canonical path of one of our descriptors, as the kernel sees it. */
-static int fd_path(int fd, char *out, size_t size)
-{
-	char link[64];
-	ssize_t n;
-
-	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
-	n = readlink(link, out, size - 1);
-	if (n < 0)
-		return -errno;
-	if ((size_t)n >= size - 1)
-		return -ENAMETOOLONG;
-	out[n] = 0;
-	/* Anonymous files (memfd, pipes, sockets) have no path to decide on. */
-	if (out[0] != '/')
-		return -EACCES;
-	if (deleted_name(out, (size_t)n))
-		return -ENOENT;
-	return 0;
-}
-
-/* "/proc/<n>/fd/<m>" naming a descriptor of the target itself. */
-static int target_fd_ref(struct call *c, const char *path)
-{
-	char pre[32];
-	size_t l;
-	char *end;
-	long fd;
-
-	/* Cheap test first: finding the tgid reads /proc. */
-	if (strncmp(path, "/proc/", 6))
-		return -1;
-	l = (size_t)snprintf(pre, sizeof(pre), "/proc/%d/fd/", (int)call_tgid(c));
-	if (strncmp(path, pre, l))
-		return -1;
-	fd = strtol(path + l, &end, 10);
-	if (end == path + l || *end || fd < 0 || fd > 1 << 20)
-		return -1;
-	return (int)fd;
 }
 
 static int openat2_how(int base, const char *path, bool follow,
@@ -217,46 +177,6 @@ static bool is_ours(struct call *c, const char *path)
 
 
 /*
- * The caller's own magic links under /proc/<tgid> (or a thread's):
- * exe, cwd, root and the namespace files. Followed, they reach what the
- * program already holds, like one of its descriptors.
- */
-static bool own_magic_link(struct call *c, const char *path)
-{
-	static const char *const names[] = { "exe", "cwd", "root" };
-	char pre[64];
-	const char *rest;
-	size_t l;
-
-	if (strncmp(path, "/proc/", 6))
-		return false;
-	l = (size_t)snprintf(pre, sizeof(pre), "/proc/%d/", (int)call_tgid(c));
-	if (strncmp(path, pre, l))
-		return false;
-	rest = path + l;
-	if (!strncmp(rest, "task/", 5)) {
-		char *end;
-		long tid = strtol(rest + 5, &end, 10);
-
-		if (end == rest + 5 || *end != '/' || tid <= 0)
-			return false;
-		rest = end + 1;
-	}
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (!strcmp(rest, names[i]))
-			return true;
-	return !strncmp(rest, "ns/", 3) && rest[3] && !strchr(rest + 3, '/');
-}
-
-static void set_link(struct resolved *out, const char *path)
-{
-	size_t n = strlen(path);
-
-	if (n < sizeof(out->link))
-		memcpy(out->link, path, n + 1);
-}
-
-/*
  * path (relative) made absolute from the caller's working directory, in
  * place: unless a process changed its root (names then differ from
  * ours), the directory is gone, or the result lies in /proc or /dev,
@@ -337,63 +257,17 @@ static int resolve_dev_tty(struct call *c, char *path, size_t size,
 	return 0;
 }
 
-/* The caller's own exe, cwd, root or namespace file (own_magic_link). */
-static int resolve_magic_link(const char *path, struct resolved *out)
-{
-	int r;
-
-	set_link(out, path);
-	out->fd = open(path, O_PATH | O_CLOEXEC);
-	if (out->fd < 0)
-		return -errno;
-	out->held = true;
-	if (fstat(out->fd, &out->st) == 0)
-		out->is_dir = S_ISDIR(out->st.st_mode);
-	else
-		out->st.st_mode = 0;
-	/* A namespace file has no path: held, like a pipe. */
-	r = fd_path(out->fd, out->path, sizeof(out->path));
-	if (r == -EACCES)
-		out->path[0] = 0;
-	else if (r < 0)
-		return r;
-	return 0;
-}
-
-/* The target's own descriptor by number: decide on what it is. */
-static int resolve_target_fd(struct call *c, int tfd, const char *path,
-			     struct resolved *out)
-{
-	int r;
-
-	set_link(out, path);
-	out->fd = target_getfd(c->tid, tfd);
-	if (out->fd < 0)
-		return out->fd == -EBADF ? -ENOENT : out->fd;
-	/* A pipe or socket it holds has no path: reopening it is the
-	 * program's own business (Linux allows it), so it is held. */
-	r = fd_path(out->fd, out->path, sizeof(out->path));
-	if (r == -EACCES) {
-		out->path[0] = 0;
-		out->held = true;
-	} else if (r < 0) {
-		return r;
-	}
-	if (fstat(out->fd, &out->st) == 0)
-		out->is_dir = S_ISDIR(out->st.st_mode);
-	else
-		out->st.st_mode = 0;
-	return 0;
-}
-
 /*
  * The directory a name is walked from, in *base (ours to close unless it
- * is root_fd); path made absolute from the working directory, or its
- * "self/..." from a descriptor of /proc rewritten to the caller's.
- * Return: 0 or -errno.
+ * is root_fd); path made absolute from the working directory. From a
+ * descriptor of /proc, "self/..." is the caller's, and a name that means
+ * one of its own descriptors or magic links is made absolute (Chromium's
+ * sandbox stats each of self/fd/ from a descriptor of that directory,
+ * proc_util.cc): then 1, for resolve_path to take it as such. Return:
+ * 0, 1 or -errno.
  */
-static int resolve_base(struct call *c, int dirfd, char *path, size_t size,
-			int *base)
+static int resolve_base(struct call *c, int dirfd, unsigned flags,
+			char *path, size_t size, int *base)
 {
 	int r;
 
@@ -407,21 +281,26 @@ static int resolve_base(struct call *c, int dirfd, char *path, size_t size,
 	*base = base_fd(c, dirfd, path);
 	if (*base < 0)
 		return *base;
-	if (path[0] != '/' && starts_with_self(path)) {
-		/* "self/..." from a descriptor of /proc: the caller's. */
-		char dir[FBAC_MAX_PATH], abs[FBAC_MAX_PATH + 8];
+	if (path[0] != '/' &&
+	    (starts_with_self(path) ||
+	     (dirfd != AT_FDCWD && maybe_proc_entry(path)))) {
+		char dir[FBAC_MAX_PATH], abs[FBAC_MAX_PATH * 2],
+			mine[FBAC_MAX_PATH];
 
-		if (fd_path(*base, dir, sizeof(dir)) == 0 &&
-		    !strcmp(dir, "/proc")) {
-			snprintf(abs, sizeof(abs), "/proc/%s", path);
-			if ((r = rewrite_self(c, abs, path, size)) < 0)
-				return r;
-			if (*base != c->s->root_fd)
-				close(*base);
-			*base = base_fd(c, dirfd, path);
-			if (*base < 0)
-				return *base;
-		}
+		if (fd_path(*base, dir, sizeof(dir)) < 0 ||
+		    !fbac_path_is_under(dir, "/proc"))
+			return 0;
+		snprintf(abs, sizeof(abs), "%s/%s", dir, path);
+		if ((r = rewrite_self(c, abs, mine, sizeof(mine))) < 0)
+			return r;
+		if (own_name(c, flags, mine))
+			return copy_path(path, size, mine) < 0 ? -ENAMETOOLONG : 1;
+		/* Still from that descriptor, not from the root: a process
+		 * may have made its root a directory that is gone
+		 * (Chromium's sandbox, credentials.cc). */
+		if (!strcmp(dir, "/proc") &&
+		    (r = copy_path(path, size, mine + 6)) < 0)
+			return r;
 	}
 	return 0;
 }
@@ -537,7 +416,7 @@ int call_resolve_path(struct call *c, int dirfd, const char *arg,
 {
 	char path[FBAC_MAX_PATH];
 	bool descriptor = false;
-	int base = -1, r, tfd;
+	int base = -1, r;
 
 	out->fd = out->parent_fd = -1;
 	out->leaf[0] = out->path[0] = out->link[0] = 0;
@@ -552,14 +431,17 @@ int call_resolve_path(struct call *c, int dirfd, const char *arg,
 		/* nothing opened */
 	} else if (!strcmp(path, "/dev/tty")) {
 		r = resolve_dev_tty(c, path, sizeof(path), out);
-	} else if ((flags & RES_FOLLOW) && own_magic_link(c, path)) {
+	} else if ((r = own_entry(c, flags, path, out)) != 1) {
 		descriptor = true;
-		r = resolve_magic_link(path, out);
-	} else if ((tfd = target_fd_ref(c, path)) >= 0) {
-		descriptor = true;
-		r = resolve_target_fd(c, tfd, path, out);
-	} else if ((r = resolve_base(c, dirfd, path, sizeof(path), &base)) == 0) {
+	} else if ((r = resolve_base(c, dirfd, flags, path, sizeof(path),
+				     &base)) == 0) {
 		r = resolve_name(c, base, path, flags, out);
+	} else if (r == 1) {
+		/* Named from a descriptor of /proc: one of its own. */
+		descriptor = true;
+		r = own_entry(c, flags, path, out);
+		if (r == 1)
+			r = -ENOENT;
 	}
 	return resolve_end(c, base, r, descriptor, out);
 }

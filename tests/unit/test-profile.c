@@ -1013,6 +1013,66 @@ static void test_all_problems(void)
 	}
 }
 
+/* An application's 'sandbox_fallback': options, checked where they are. */
+static void test_sandbox_fallback(void)
+{
+#define A_HEAD "fbac: 1\napplication: a\nexecutables: [/a]\nfunctionalities: [F]\n"
+	static const char good[] = F_HEAD "---\n" A_HEAD
+		"sandbox_fallback: [--no-sandbox, -x, --flag=a=b]\n";
+	static const char one[] = F_HEAD "---\n" A_HEAD
+		"sandbox_fallback: --no-sandbox\n";
+	struct fbac_library *lib = fbac_library_new();
+	int r;
+
+	r = fbac_profile_load_buffer(lib, "a.yaml", good, strlen(good), &d);
+	is_int(r, 0, "sandbox_fallback: a list of options");
+	if (r == 0 && lib->n_apps == 1) {
+		is_int((int)lib->apps[0]->n_sandbox_fallback, 3, "three options");
+		is_str(lib->apps[0]->sandbox_fallback[0], "--no-sandbox",
+		       "the first, as written");
+		is_str(lib->apps[0]->sandbox_fallback[2], "--flag=a=b",
+		       "with a value");
+	}
+	fbac_library_free(lib);
+	lib = fbac_library_new();
+	r = fbac_profile_load_buffer(lib, "b.yaml", one, strlen(one), &d);
+	is_int(r, 0, "sandbox_fallback: one option alone");
+	if (r == 0 && lib->n_apps == 1)
+		is_int((int)lib->apps[0]->n_sandbox_fallback, 1, "one option");
+	fbac_library_free(lib);
+	lib = fbac_library_new();
+	r = fbac_profile_load_buffer(lib, "c.yaml", F_HEAD "---\n" A_HEAD,
+				     strlen(F_HEAD "---\n" A_HEAD), &d);
+	is_int(r, 0, "no sandbox_fallback");
+	if (r == 0 && lib->n_apps == 1)
+		ok(!lib->apps[0]->sandbox_fallback &&
+			   !lib->apps[0]->n_sandbox_fallback,
+		   "none when absent");
+	fbac_library_free(lib);
+
+	load_fails(A_HEAD "sandbox_fallback: [--a, no-sandbox]\n", -EINVAL, 5,
+		   25, "'no-sandbox' is not an option", "an argument, not an option");
+	load_fails(A_HEAD "sandbox_fallback: [\"--a b\"]\n", -EINVAL, 5, 20,
+		   "is not an option", "an option with a space");
+	load_fails(A_HEAD "sandbox_fallback: [--]\n", -EINVAL, 5, 20,
+		   "'--' is not an option", "the end of options");
+	load_fails(A_HEAD "sandbox_fallback: [-]\n", -EINVAL, 5, 20,
+		   "'-' is not an option", "a lone dash");
+	load_fails(A_HEAD "sandbox_fallback: []\n", -EINVAL, 5, 19,
+		   "must not be an empty list", "an empty list");
+	load_fails(A_HEAD "sandbox_fallback: {a: b}\n", -EINVAL, 5, 19,
+		   "'sandbox_fallback'", "a mapping");
+	load_fails(A_HEAD "sandbox_fallback: [[--a]]\n", -EINVAL, 5, 20,
+		   "'sandbox_fallback'", "a nested list");
+	load_fails(A_HEAD "sandbox_fallback: [-a, -b, -c, -d, -e, -f, -g, -h, -i]\n",
+		   -E2BIG, 5, 19, "more than 8 options", "too many options");
+	load_fails(A_HEAD "sandbox_falback: [--a]\n", -EINVAL, 5, 1,
+		   "sandbox_falback", "a misspelt key");
+	load_fails(F_HEAD "sandbox_fallback: [--a]\n", -EINVAL, 5, 1,
+		   "sandbox_fallback", "not a key of a functionality");
+#undef A_HEAD
+}
+
 /* 'metadata: visible | mediated' and the settings document. */
 static void test_metadata(void)
 {
@@ -1079,6 +1139,7 @@ int main(void)
 	plan_no_plan();
 	test_all_problems();
 	test_metadata();
+	test_sandbox_fallback();
 	test_valid();
 	test_unknown_keys();
 	test_wrong_kind();

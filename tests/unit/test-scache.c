@@ -132,6 +132,12 @@ static const char *policy_diff(const struct fbac_policy *a,
 	    a->res->metadata_mark.line != b->res->metadata_mark.line ||
 	    a->res->metadata_mark.col != b->res->metadata_mark.col)
 		return "the metadata visibility";
+	if (a->res->n_sandbox_fallback != b->res->n_sandbox_fallback)
+		return "the sandbox_fallback options";
+	for (size_t i = 0; i < a->res->n_sandbox_fallback; i++)
+		if (!str_eq(a->res->sandbox_fallback[i],
+			    b->res->sandbox_fallback[i]))
+			return "a sandbox_fallback option";
 	if (x->handled_fs != y->handled_fs || x->scope != y->scope ||
 	    x->handle_connect_tcp != y->handle_connect_tcp ||
 	    x->handle_bind_tcp != y->handle_bind_tcp ||
@@ -278,13 +284,14 @@ static void load_shipped(void)
 }
 
 /*
- * FBAC_SCACHE_SEEDS=DIR: write the fuzzer's seeds (curl, gzip, jq, git
- * under the key "fuzz", as tests/fuzz/fuzz-scache.c decodes them) into
+ * FBAC_SCACHE_SEEDS=DIR: write the fuzzer's seeds (curl, gzip, jq, git,
+ * chromium under the key "fuzz", as tests/fuzz/fuzz-scache.c decodes them) into
  * DIR, e.g. tests/fuzz/corpus/scache after a change of the format.
  */
 static void write_seed(const struct fbac_stack *st, const char *name)
 {
-	static const char *const seeds[] = { "curl", "gzip", "jq", "git" };
+	static const char *const seeds[] = { "curl", "gzip", "jq", "git",
+					     "chromium" };
 	const char *dir = getenv("FBAC_SCACHE_SEEDS");
 	char path[4096];
 	void *buf = NULL;
@@ -309,7 +316,7 @@ static void write_seed(const struct fbac_stack *st, const char *name)
 /* Every application policy, as fbac-run stacks it for its program. */
 static void test_applications(void)
 {
-	size_t n = 0, good = 0;
+	size_t n = 0, good = 0, fallback = 0;
 
 	for (size_t i = 0; i < lib->n_apps; i++) {
 		struct fbac_stack_input in = { .lib = lib, .env = &env,
@@ -323,6 +330,7 @@ static void test_applications(void)
 			continue;
 		}
 		n++;
+		fallback += st.entries[0].policy->res->n_sandbox_fallback > 0;
 		good += round_trip(&st, lib->apps[i]->name);
 		if (i == 0) {
 			/* As a user's own policy replacing the library's. */
@@ -335,6 +343,7 @@ static void test_applications(void)
 		write_seed(&st, lib->apps[i]->name);
 		fbac_stack_clear(&st);
 	}
+	ok(fallback > 0, "some application has sandbox_fallback (%zu)", fallback);
 	ok(n > 30, "the shipped applications stack (%zu)", n);
 	is_int((long)good, (long)n,
 	       "each application's policy comes back as it was built, and without the gaps the same but for them");
