@@ -158,6 +158,131 @@ watch() {
 	grep -q '^ok .*connect' "$BATS_TEST_TMPDIR/watch/ssh.out" || fail "the watcher saw no refused ssh connect"
 }
 
+# ---- item 3: refusals that no path rule decides ----
+
+# x86_64 numbers for perl's syscall().
+need_x86_64() {
+	[[ $(uname -m) == x86_64 ]] || skip "the system call numbers below are x86_64's"
+}
+
+@test "a call refused to every program (ptrace, keyctl): a line and an event, in every mode, also unprivileged" {
+	need_commands perl
+	need_x86_64
+	local prog='for (101, 250) { my $r = syscall($_, 0, 0, 0, 0); print "$_:$r:", $! + 0, "\n" }'
+	run --separate-stderr "$FBAC_RUN" --log "$LOG" --as Basic_Runtime perl -e "$prog"
+	expect_status 0
+	[[ $output == *"101:-1:1"*"250:-1:1"* ]] || { show_run; fail "not EPERM"; }
+	[[ $stderr == *"fbac: denied syscall 'ptrace' for perl["*"]: refused to every confined program: it would reach into another process"* ]] || { show_run; fail "no line for ptrace"; }
+	[[ $stderr == *"fbac: denied syscall 'keyctl' for perl["*"]: refused to every confined program: the kernel's keyrings"* ]] || { show_run; fail "no line for keyctl"; }
+	grep -q '"syscall": "ptrace", "operation": "syscall", "object": "ptrace", "decision": "deny"' "$LOG" || { cat "$LOG"; fail "no event"; }
+	# The filter refuses it in complain mode too: said as a denial.
+	run --separate-stderr "$FBAC_RUN" -m complain --as Basic_Runtime perl -e "$prog"
+	[[ $output == *"101:-1:1"* && $stderr == *"fbac: denied syscall 'ptrace'"* ]] || { show_run; fail "complain mode"; }
+	# -q: no line, the event in the user's log; fbac log shows it.
+	run --separate-stderr "$FBAC_RUN" -q --as Basic_Runtime perl -e "$prog"
+	[[ -z $stderr ]] || { show_run; fail "a line with -q"; }
+	run "$FBAC" log --program perl
+	[[ $output == *"denied syscall 'keyctl' for perl["*"refused to every confined program"* ]] || { show_run; fail "not in fbac log"; }
+	require_unprivileged
+	run --separate-stderr run_unprivileged "$FBAC_RUN" --as Basic_Runtime perl -e "$prog"
+	[[ $output == *"101:-1:1"* && $stderr == *"fbac: denied syscall 'ptrace' for perl["* ]] || { show_run; fail "unprivileged"; }
+}
+
+@test "TIOCSTI has its line; the probes programs go on without (io_uring_setup, quotactl) only their events" {
+	need_commands perl
+	need_x86_64
+	# ioctl(2, TIOCSTI, "x"); io_uring_setup(8, params); quotactl(0, ...),
+	# which Firefox asks for free space.
+	run --separate-stderr "$FBAC_RUN" --log "$LOG" --as Basic_Runtime perl -e '
+		my $c = "x"; my $r = syscall(16, 2, 0x5412, $c); print "sti:$r:", $! + 0, "\n";
+		my $p = "\0" x 120; $r = syscall(425, 8, $p); print "uring:$r:", $! + 0, "\n";
+		$r = syscall(179, 0, 0, 0, 0); print "quota:$r:", $! + 0, "\n";'
+	expect_status 0
+	[[ $output == *"sti:-1:1"*"uring:-1:38"*"quota:-1:1"* ]] || { show_run; fail "errnos"; }
+	[[ $stderr == *"fbac: denied syscall 'ioctl' for perl["*"typing into the terminal (TIOCSTI, TIOCLINUX)"* ]] || { show_run; fail "no TIOCSTI line"; }
+	[[ $stderr != *io_uring* && $stderr != *quotactl* ]] || { show_run; fail "a line for a probe"; }
+	grep -q '"object": "io_uring_setup", "decision": "deny"' "$LOG" || { cat "$LOG"; fail "no io_uring event"; }
+	grep -q '"object": "quotactl", "decision": "deny"' "$LOG" || { cat "$LOG"; fail "no quotactl event"; }
+}
+
+@test "a system call of another architecture: the program is killed, and fbac-run says why, with an event" {
+	need_commands perl
+	need_x86_64
+	# An x32 getpid (0x40000000 + 39): the filter kills it.
+	run --separate-stderr "$FBAC_RUN" --log "$LOG" --as Basic_Runtime perl -e 'syscall(0x40000000 + 39)'
+	expect_status 159
+	[[ $stderr == *"fbac: perl["*"] was killed by SIGSYS: fbac's seccomp filter kills a system call of another architecture"* ]] || { show_run; fail "no line"; }
+	grep -q '"object": "another architecture", "decision": "deny"' "$LOG" || { cat "$LOG"; fail "no event"; }
+}
+
+@test "nested run: a call refused to every program has the outer supervisor's line, not the inner filter's bare EPERM" {
+	need_commands perl
+	need_x86_64
+	local inner='my $r = syscall(101, 0, 0, 0, 0); print "r=$r:", $! + 0, "\n"'
+	# The outer program may run this build's fbac-run and perl, and
+	# read the library (as in wrap.bats).
+	run --separate-stderr "$FBAC_RUN" --as Version_Control_Client --as Run_Helper_Programs \
+		-D "Run_Helper_Programs.programs=$FBAC_RUN,/usr/bin/perl" \
+		--as Read_Only_Directory -D "Read_Only_Directory.dir=$REPO/profiles" \
+		sh -c '"$1" -v --no-infer --as Basic_Runtime perl -e "$2"' sh "$FBAC_RUN" "$inner"
+	expect_status 0
+	[[ $stderr == *"fbac: nested run: '/usr/bin/perl' starts under another supervisor"* ]] || { show_run; fail "not nested"; }
+	[[ $output == "r=-1:1" ]] || { show_run; fail "not refused with EPERM"; }
+	[[ $stderr == *"fbac: denied syscall 'ptrace' for perl["*"refused to every confined program"* ]] || { show_run; fail "no line"; }
+	[[ $stderr != *"'seccomp'"* ]] || { show_run; fail "a line for the nested probe"; }
+}
+
+# user_policy NAME EXE PRIVILEGES-YAML: an application policy in the
+# user's layer with Basic_Runtime and the given privileges.
+user_policy() {
+	{
+		printf 'fbac: 1\napplication: %s\nexecutables: [%s]\n' "$1" "$2"
+		printf 'functionalities: [Basic_Runtime%s]\nprivileges:\n%s\n' "${4:+, $4}" "$3"
+	} >"$FBAC_USER_DIR/$1.yaml"
+}
+
+@test "ftruncate of a file the policy may write but not truncate: the kernel's refusal has its line and event" {
+	need_commands perl
+	mkdir -p "$HOME/data"
+	echo hello >"$HOME/data/f.txt"
+	echo hello >"$HOME/data/g.txt"
+	user_policy perl /usr/bin/perl '  - access: [file_read, file_write, file_getattr]
+    paths: ["~/data/f.txt"]
+  - access: [file_read, file_write, file_truncate, file_getattr]
+    paths: ["~/data/g.txt"]'
+	local prog='for my $f (@ARGV) { open(F, "+<", $f) or die "open: $!"; print truncate(F, 2) ? "ok\n" : "refused: " . ($! + 0) . "\n"; close F }'
+	run --separate-stderr "$FBAC_RUN" --log "$LOG" perl -e "$prog" "$HOME/data/f.txt" "$HOME/data/g.txt"
+	expect_status 0
+	[[ ${lines[0]} == "refused: 13" && ${lines[1]} == ok ]] || { show_run; fail "not the kernel's answers"; }
+	[[ $(cat "$HOME/data/f.txt") == hello && $(cat "$HOME/data/g.txt") == he ]] || fail "the files"
+	[[ $stderr == *"fbac: denied file_truncate '$HOME/data/f.txt' for perl["*"]: not granted by perl (layer user)"* ]] || { show_run; fail "no line"; }
+	grep -q "\"syscall\": \"ftruncate\", \"operation\": \"file_truncate\", \"object\": \"$HOME/data/f.txt\", \"decision\": \"deny\"" "$LOG" || { cat "$LOG"; fail "no event"; }
+	# A memory file is no path's: truncated as before.
+	[[ $(uname -m) == x86_64 ]] || return 0
+	run --separate-stderr "$FBAC_RUN" perl -e 'my $n = "m"; my $fd = syscall(319, $n, 0); open(my $m, "+<&=", $fd) or die "$fd: $!"; print truncate($m, 4096) ? "ok\n" : "no: $!\n"'
+	[[ $output == ok && -z $stderr ]] || { show_run; fail "a memory file"; }
+}
+
+@test "exec of a program made after start-up where a pattern grants it: refused with the reason, and it runs in the next run" {
+	mkdir -p "$HOME/tools"
+	printf '#!/bin/sh\necho old\n' >"$HOME/tools/old"
+	chmod 0755 "$HOME/tools/old"
+	user_policy dash /usr/bin/dash '  - access: [file_read, file_write, file_create, file_delete, file_execute, file_getattr, file_setattr]
+    paths: ["~/tools/*"]
+  - access: [file_getattr, dir_read]
+    paths: ["~/tools"]' 'Spawn_Shell, Run_System_Programs'
+	run --separate-stderr "$FBAC_RUN" --log "$LOG" dash -c 'cd ~/tools && ./old && printf "#!/bin/sh\necho new\n" >new && chmod +x new; ./new; echo "rc=$?"'
+	expect_status 0
+	[[ ${lines[0]} == old && $output == *rc=126* ]] || { show_run; fail "the exec"; }
+	[[ $stderr == *"fbac: denied file_execute '$HOME/tools/new' for dash["*"]: granted by dash (layer user), but the kernel's rules name the programs it grants by a pattern as fbac-run starts, and this file was made or replaced since: it runs in the next run"* ]] || { show_run; fail "no line"; }
+	grep -q "\"object\": \"$HOME/tools/new\", \"decision\": \"deny\".*\"reason\": \"granted by dash" "$LOG" || { cat "$LOG"; fail "no event"; }
+	run --separate-stderr "$FBAC_RUN" dash -c '~/tools/new'
+	[[ $output == new && -z $stderr ]] || { show_run; fail "not in the next run"; }
+	# A program replaced under its name (a rebuild) is another file.
+	run --separate-stderr "$FBAC_RUN" dash -c 'cd ~/tools && rm old && printf "#!/bin/sh\necho rebuilt\n" >old && chmod +x old; ./old'
+	[[ $output != *rebuilt* && $stderr == *"denied file_execute '$HOME/tools/old'"*"made or replaced since"* ]] || { show_run; fail "the rebuilt program"; }
+}
+
 # ---- item 4: denials with a way forward ----
 
 @test "a port not granted: the line gives the -D to use, and the -D works" {

@@ -364,3 +364,142 @@ bool landlock_narrow_allows(const struct landlock_extra *extras, size_t n,
 			return false;
 	return n > 0;
 }
+
+/* ---- the kernel's answer to an exec ---- */
+
+#define EXEC_MAX_DEPTH 64 /* directories above a program, checked by identity */
+
+struct exec_ids {
+	struct stat file;
+	struct stat up[EXEC_MAX_DEPTH];
+	size_t n_up;
+};
+
+static bool same_obj(const struct stat *a, dev_t dev, ino_t ino)
+{
+	return a->st_dev == dev && a->st_ino == ino;
+}
+
+/* Whether an object a rule names, by identity, covers the program: it is
+ * the program, or (tree) a directory above it. */
+static bool ids_cover(const struct exec_ids *ids, dev_t dev, ino_t ino,
+		      bool tree)
+{
+	if (same_obj(&ids->file, dev, ino))
+		return true;
+	for (size_t i = 0; tree && i < ids->n_up; i++)
+		if (same_obj(&ids->up[i], dev, ino))
+			return true;
+	return false;
+}
+
+/* What names the program and each directory above it, now. */
+static void exec_ids_read(struct exec_ids *ids, int root_fd, const char *path,
+			  const struct stat *st)
+{
+	char up[PATH_MAX];
+	size_t len = strlen(path);
+
+	ids->file = *st;
+	ids->n_up = 0;
+	if (len >= sizeof(up))
+		return;
+	memcpy(up, path, len + 1);
+	while (ids->n_up < EXEC_MAX_DEPTH &&
+	       (len = landlock_parent_len(up, len)) > 0) {
+		up[len] = 0;
+		if (fstatat(root_fd, len > 1 ? up + 1 : ".",
+			    &ids->up[ids->n_up], AT_SYMLINK_NOFOLLOW) == 0)
+			ids->n_up++;
+	}
+}
+
+/* A plan rule or a listed one with EXECUTE on the program or above it.
+ * By name first (the plan's paths are the policy's, canonical); then,
+ * with ids, by what each names now (a plan rule reached through a
+ * symlink) or named at launch (a listed entry; a listed symlink still
+ * there, granted on its target). */
+static bool entry_runs(const struct fbac_landlock_plan *p,
+		       const struct landlock_grants *g, const char *path,
+		       const struct stat *st, const struct exec_ids *ids)
+{
+	size_t len = strlen(path);
+
+	for (size_t i = 0; i < p->n_paths; i++) {
+		const struct fbac_ll_path *lp = &p->paths[i];
+		bool tree = !(lp->literal_only & FBAC_LL_FS_EXECUTE);
+		size_t pl = strlen(lp->path);
+		struct stat o;
+
+		if (!(lp->access & FBAC_LL_FS_EXECUTE))
+			continue;
+		if (!ids) {
+			if (streq(lp->path, path) ||
+			    (tree && pl < len && !strncmp(lp->path, path, pl) &&
+			     (pl == 1 || path[pl] == '/')))
+				return true;
+		} else if (stat(lp->path, &o) == 0 &&
+			   ids_cover(ids, o.st_dev, o.st_ino,
+				     tree && S_ISDIR(o.st_mode))) {
+			return true;
+		}
+	}
+	for (size_t i = 0; i < g->n; i++) {
+		const struct landlock_grant *x = &g->v[i];
+		size_t pl = strlen(x->path);
+		struct stat o;
+
+		if (!(x->access & FBAC_LL_FS_EXECUTE))
+			continue;
+		if (!ids) {
+			/* A program listed: the very file, not one made
+			 * since under its name (a rebuilt binary). */
+			if ((!x->dir && streq(x->path, path) &&
+			     same_obj(st, x->dev, x->ino)) ||
+			    (x->dir && pl < len && !strncmp(x->path, path, pl) &&
+			     path[pl] == '/'))
+				return true;
+		} else if (ids_cover(ids, x->dev, x->ino, x->dir)) {
+			return true;
+		} else if (lstat(x->path, &o) == 0 && S_ISLNK(o.st_mode) &&
+			   same_obj(&o, x->dev, x->ino) && stat(x->path, &o) == 0 &&
+			   ids_cover(ids, o.st_dev, o.st_ino, S_ISDIR(o.st_mode))) {
+			/* The symlink listed, granted on what it names. */
+			return true;
+		}
+	}
+	return false;
+}
+
+size_t landlock_exec_refuser(const struct fbac_stack *stk,
+			     const struct landlock_extra *extras, size_t n,
+			     int root_fd, const char *path,
+			     const struct stat *st, bool *made_since)
+{
+	struct exec_ids ids;
+	bool read = false;
+
+	*made_since = false;
+	if (path[0] != '/' || !S_ISREG(st->st_mode))
+		return SIZE_MAX;
+	for (size_t i = 0; i < n && i < stk->n; i++) {
+		const struct fbac_landlock_plan *p = &stk->entries[i].policy->ll;
+
+		if (!(p->handled_fs & FBAC_LL_FS_EXECUTE) ||
+		    entry_runs(p, &extras[i].exec, path, st, NULL))
+			continue;
+		if (!read) {
+			exec_ids_read(&ids, root_fd, path, st);
+			read = true;
+		}
+		if (entry_runs(p, &extras[i].exec, path, st, &ids))
+			continue;
+		/* In a directory listed at launch: made (or replaced) since. */
+		for (size_t k = 0; k < p->n_expand; k++)
+			if ((p->expand[k].access & FBAC_LL_FS_EXECUTE) &&
+			    fbac_path_is_under(path, p->expand[k].dir))
+				*made_since = true;
+		return i;
+	}
+	return SIZE_MAX;
+}

@@ -98,6 +98,22 @@ bool landlock_narrow_allows(const struct landlock_extra *extras, size_t n,
 			    int root_fd, uint64_t right, const char *path);
 
 /*
+ * Whether the kernel's rules of the program's domains let it run the
+ * regular file at path (canonical; st its stat): in each entry that
+ * handles EXECUTE, a plan rule or a rule listed at launch must name it or
+ * a directory above it (by name, else by what each names now, and a
+ * listed program must be the very file listed). Return: SIZE_MAX when
+ * they do; else the index of the first entry that does not, with
+ * *made_since set when the file is in a directory listed at launch
+ * (where what was made or replaced since has no rule). Cost: nothing
+ * but string compares unless the answer is no.
+ */
+struct stat;
+size_t landlock_exec_refuser(const struct fbac_stack *stk,
+			     const struct landlock_extra *extras, size_t n,
+			     int root_fd, const char *path,
+			     const struct stat *st, bool *made_since);
+/*
  * Build the Landlock rulesets of every stack entry, opening each rule's
  * path once for both: sup_fds[i], the supervisor's own layer (which also
  * lets it read /proc: the target's status, cwd, fds), and, when prog_fds

@@ -30,6 +30,7 @@
 #include "run.h"
 #include "stack-cache.h"
 #include "summary.h"
+#include "sup-refused.h"
 #include "sup.h"
 
 static void print_cache_stats(const struct layers *l,
@@ -376,6 +377,9 @@ static int run_report(struct run_state *rs)
 		return r == ENOENT ? EXIT_NOT_FOUND : EXIT_CANNOT_EXEC;
 	}
 	ret = exit_status(rs->status);
+	/* Killed by the filter (another architecture): said here. */
+	if (WIFSIGNALED(rs->status) && WTERMSIG(rs->status) == SIGSYS)
+		events_killed(&rs->s, rs->la.pid, rs->exe);
 	if (o->mode == MODE_LEARN) {
 		fclose(rs->s.log);
 		rs->s.log = NULL;

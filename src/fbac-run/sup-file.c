@@ -27,6 +27,7 @@
 #include <sys/mman.h>
 
 #include "sup.h"
+#include "sup-refused.h"
 #include "target.h"
 
 /* ---- calls that continue in the kernel ---- */
@@ -198,7 +199,7 @@ static void h_memfd(struct call *c)
 void handle_file(struct call *c)
 {
 	if (handle_open(c) || handle_meta(c) || handle_entry(c) ||
-	    handle_attr(c))
+	    handle_attr(c) || handle_refused(c) || handle_ftruncate(c))
 		return;
 	switch (c->nr) {
 	case SYS_memfd_create:
