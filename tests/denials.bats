@@ -232,6 +232,23 @@ need_x86_64() {
 	[[ $stderr != *"'seccomp'"* ]] || { show_run; fail "a line for the nested probe"; }
 }
 
+@test "a signal to a process outside the sandbox, which Landlock's scope refuses: the policy's line and event; inside, none" {
+	need_commands perl
+	sleep 60 &
+	local outside=$!
+	track "$outside"
+	run --separate-stderr "$FBAC_RUN" --log "$LOG" --as Basic_Runtime perl -e '
+		print "out:", kill("TERM", $ARGV[0]), ":", $! + 0, "\n";
+		my $p = fork(); if (!$p) { sleep 5; exit 0 }
+		print "child:", kill("TERM", $p), "\n"; waitpid($p, 0);
+		print "self:", kill(0, $$), "\n"' "$outside"
+	expect_status 0
+	[[ $output == *"out:0:1"*"child:1"*"self:1"* ]] || { show_run; fail "not the kernel's answers"; }
+	[[ $stderr == *"fbac: denied ipc_signal 'signal' (signal 15 to pid $outside, outside the sandbox) for perl["*"]: not granted by --as (layer command line)"* ]] || { show_run; fail "no line"; }
+	[[ $(grep -c '"operation": "ipc_signal"' "$LOG") == 1 ]] || { cat "$LOG"; fail "not one event"; }
+	kill -0 "$outside" || fail "the process outside was signalled"
+}
+
 # user_policy NAME EXE PRIVILEGES-YAML: an application policy in the
 # user's layer with Basic_Runtime and the given privileges.
 user_policy() {

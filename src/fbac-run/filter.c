@@ -47,6 +47,9 @@ static const char *const notified[] = {
 	"sendmmsg",    "fchmod",       "fchown",     "fsetxattr",
 	"fremovexattr", "memfd_create", "chroot",
 	"ftruncate", /* Landlock's answer told (sup-refused.c) */
+	/* Told where Landlock's signal scope refuses (sup-refused.c). */
+	"tkill", "tgkill", "rt_sigqueueinfo", "rt_tgsigqueueinfo",
+	"pidfd_send_signal",
 };
 
 /*
@@ -363,6 +366,11 @@ static int build(struct filter_prog *p, bool notify)
 					      CLONE_NEWUSER))) < 0))
 		return log_error(r, "cannot add the user namespace rules: %s",
 				 strerror(-r));
+	/* kill to one process (pid > 0): a group stays in the kernel. */
+	if (notify &&
+	    (r = seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, SCMP_SYS(kill), 1,
+				  SCMP_A0(SCMP_CMP_MASKED_EQ, 0x80000000, 0))) < 0)
+		return log_error(r, "cannot add the kill rule: %s", strerror(-r));
 	/* TCP fast open connects from sendto: the address must be checked. */
 	if (notify &&
 	    (r = seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, SCMP_SYS(sendto), 1,
@@ -387,7 +395,7 @@ int filter_build_static(struct filter_prog *p)
  * The cache file: a header, then the instructions. The kernel checks the
  * program again when it is loaded; the checksum catches a damaged file.
  */
-#define FILTER_CACHE_FORMAT 3 /* 2: the prologue; 3: refusals notified */
+#define FILTER_CACHE_FORMAT 4 /* 2: the prologue; 3: refusals notified; 4: signals */
 
 struct filter_cache_header {
 	char magic[8];

@@ -199,7 +199,8 @@ static void h_memfd(struct call *c)
 void handle_file(struct call *c)
 {
 	if (handle_open(c) || handle_meta(c) || handle_entry(c) ||
-	    handle_attr(c) || handle_refused(c) || handle_ftruncate(c))
+	    handle_attr(c) || handle_refused(c) || handle_ftruncate(c) ||
+	    handle_signal(c))
 		return;
 	switch (c->nr) {
 	case SYS_memfd_create:

@@ -18,10 +18,15 @@
  * file was opened with, is made here on the supervisor's copy of the
  * descriptor: the same open file, so the same answer, and a refusal is
  * told with the policy's answer for the file's path.
+ *
+ * A signal to one process outside the sandbox, which Landlock's signal
+ * scope refuses, is told with the policy's answer for ipc_signal, and
+ * left to the kernel.
  */
 #include <errno.h>
 #include <linux/filter.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
@@ -108,5 +113,117 @@ bool handle_ftruncate(struct call *c)
 	}
 	close(fd);
 	respond(c, 0, err);
+	return true;
+}
+
+/* ---- signals out of the sandbox ---- */
+
+#define CHAIN_MAX 64 /* parents walked to find fbac-run */
+
+/*
+ * Whether pid is a process of the sandbox: fbac-run is a child
+ * subreaper, so every process started in it, orphans too, has fbac-run
+ * (not itself) among its parents. Return: 1, 0, or -1 when it cannot be
+ * told (gone: the kernel answers ESRCH).
+ */
+static int in_sandbox(const struct sup *s, pid_t pid)
+{
+	struct target_stat st;
+
+	if (pid == s->self)
+		return 0;
+	for (int i = 0; i < CHAIN_MAX; i++) {
+		if (target_proc_stat(pid, &st) < 0)
+			return i ? 0 : -1;
+		if (st.ppid == s->self)
+			return 1;
+		if (st.ppid <= 1)
+			return 0;
+		pid = st.ppid;
+	}
+	return 0;
+}
+
+/* The process a pidfd of the caller's refers to ("Pid:" of its fdinfo),
+ * or 0. */
+static pid_t pidfd_target(struct call *c, int pidfd)
+{
+	char name[64], line[128];
+	pid_t pid = 0;
+	int fd = target_getfd(c->tid, pidfd);
+	FILE *f;
+
+	if (fd < 0)
+		return 0;
+	snprintf(name, sizeof(name), "/proc/self/fdinfo/%d", fd);
+	f = fopen(name, "re");
+	while (f && fgets(line, sizeof(line), f))
+		if (!strncmp(line, "Pid:", 4))
+			pid = (pid_t)strtol(line + 4, NULL, 10);
+	if (f)
+		fclose(f);
+	close(fd);
+	return pid;
+}
+
+/* Whether some stack entry's kernel rules scope signals (the policy
+ * does not grant ipc_signal). */
+static bool signals_scoped(const struct sup *s)
+{
+	for (size_t i = 0; i < s->stack->n; i++)
+		if (s->stack->entries[i].policy->ll.scope & FBAC_LL_SCOPE_SIGNAL)
+			return true;
+	return false;
+}
+
+bool handle_signal(struct call *c)
+{
+	struct fbac_query q = { .op = FBAC_OP_IPC_SIGNAL };
+	char about[64];
+	pid_t target;
+	int sig;
+
+	switch (c->nr) {
+	case SYS_kill:
+	case SYS_tkill:
+	case SYS_rt_sigqueueinfo:
+		target = (pid_t)ARG(c, 0);
+		sig = (int)ARG(c, 1);
+		break;
+	case SYS_tgkill:
+	case SYS_rt_tgsigqueueinfo:
+		target = (pid_t)ARG(c, 0);
+		sig = (int)ARG(c, 2);
+		break;
+	case SYS_pidfd_send_signal:
+		target = -1; /* read below, when it matters */
+		sig = (int)ARG(c, 1);
+		break;
+	default:
+		return false;
+	}
+	/*
+	 * Landlock's signal scope refuses a signal to a process outside the
+	 * sandbox (EPERM), out of the supervisor's sight. Told here, then
+	 * left to the kernel, which decides it anyway: a group (pid <= 0)
+	 * and the caller's own process never reach outside alone.
+	 */
+	if (c->s->mode != MODE_ENFORCE || !c->s->extras || !signals_scoped(c->s) ||
+	    target == 0 || target < -1 || target == c->tid ||
+	    target == tgid_of(c)) {
+		respond_continue(c);
+		return true;
+	}
+	if (target == -1 && c->nr == SYS_pidfd_send_signal)
+		target = pidfd_target(c, (int)ARG(c, 0));
+	if (target > 0 && target != tgid_of(c) && in_sandbox(c->s, target) == 0 &&
+	    landlock_abi() >= 6) {
+		snprintf(about, sizeof(about), "signal %d to pid %d, outside the sandbox",
+			 sig, (int)target);
+		c->about = about;
+		(void)decide(c, &q);
+		c->about = NULL;
+	}
+	respond_continue(c);
 	return true;
 }

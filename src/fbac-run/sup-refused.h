@@ -45,4 +45,13 @@ bool handle_refused(struct call *c);
  */
 bool handle_ftruncate(struct call *c);
 
+/*
+ * kill, tkill, tgkill, rt_sigqueueinfo, rt_tgsigqueueinfo and
+ * pidfd_send_signal: where Landlock's signal scope will refuse the signal
+ * (a process outside the sandbox, a policy that does not grant
+ * ipc_signal), the policy's line and event; the call then continues, and
+ * the kernel decides. Return: false for any other call.
+ */
+bool handle_signal(struct call *c);
+
 #endif
