@@ -111,7 +111,7 @@ watch() {
 	local name=$1 d=$BATS_TEST_TMPDIR/watch
 	shift
 	mkdir -p "$d"
-	local trace=(strace -f -Z -qq -e 'trace=%file,%network,%process,ioctl,ftruncate,kill,tgkill')
+	local trace=(strace -f -Z -qq -e 'trace=%file,%network,%process,ioctl,ftruncate,kill,tgkill,ptrace,keyctl,bpf,quotactl,perf_event_open,unshare')
 	"${trace[@]}" -o "$d/$name.plain" "$@" </dev/null >/dev/null 2>&1 || true
 	"${trace[@]}" -o "$d/$name.confined" "$FBAC_RUN" -q --log "$d/$name.jsonl" "$@" </dev/null >/dev/null 2>&1 || true
 	[[ -s $d/$name.confined ]] || fail "$name: no trace"
@@ -151,11 +151,14 @@ watch() {
 	(cd /var/lib && watch vim-cwd vim.basic -es -c q "$HOME/Documents/a.json") || bad=1
 	grep -q "^ok .*openat('.')" "$BATS_TEST_TMPDIR/watch/vim-cwd.out" || fail "vim's probe of its working directory was not seen" || bad=1
 	watch ssh ssh -o BatchMode=yes -p 1 127.0.0.1 true || bad=1
+	# A call refused to every program, by its name.
+	watch perl-keyctl perl -e 'syscall(250, 0, 0, 0, 0)' || bad=1
 	[[ $bad -eq 0 ]] || fail "silent refusals (above)"
 	# The watcher does see refusals: the port and the key were refused.
 	grep -q '^ok .*connect' "$BATS_TEST_TMPDIR/watch/curl-port.out" || fail "the watcher saw no refused connect"
 	grep -q "^ok .*id_rsa" "$BATS_TEST_TMPDIR/watch/jq-key.out" || fail "the watcher saw no refused key"
 	grep -q '^ok .*connect' "$BATS_TEST_TMPDIR/watch/ssh.out" || fail "the watcher saw no refused ssh connect"
+	grep -q "^ok .*keyctl('syscall:keyctl')" "$BATS_TEST_TMPDIR/watch/perl-keyctl.out" || fail "the watcher saw no refused keyctl"
 }
 
 # ---- item 3: refusals that no path rule decides ----
@@ -291,13 +294,27 @@ user_policy() {
 	run --separate-stderr "$FBAC_RUN" --log "$LOG" dash -c 'cd ~/tools && ./old && printf "#!/bin/sh\necho new\n" >new && chmod +x new; ./new; echo "rc=$?"'
 	expect_status 0
 	[[ ${lines[0]} == old && $output == *rc=126* ]] || { show_run; fail "the exec"; }
-	[[ $stderr == *"fbac: denied file_execute '$HOME/tools/new' for dash["*"]: granted by dash (layer user), but the kernel's rules name the programs it grants by a pattern as fbac-run starts, and this file was made or replaced since: it runs in the next run"* ]] || { show_run; fail "no line"; }
+	[[ $stderr == *"fbac: denied file_execute '$HOME/tools/new' for dash["*"]: granted by dash (layer user), but the kernel's rules were made as fbac-run started, and this file was made or replaced since: it runs in the next run"* ]] || { show_run; fail "no line"; }
 	grep -q "\"object\": \"$HOME/tools/new\", \"decision\": \"deny\".*\"reason\": \"granted by dash" "$LOG" || { cat "$LOG"; fail "no event"; }
 	run --separate-stderr "$FBAC_RUN" dash -c '~/tools/new'
 	[[ $output == new && -z $stderr ]] || { show_run; fail "not in the next run"; }
 	# A program replaced under its name (a rebuild) is another file.
 	run --separate-stderr "$FBAC_RUN" dash -c 'cd ~/tools && rm old && printf "#!/bin/sh\necho rebuilt\n" >old && chmod +x old; ./old'
 	[[ $output != *rebuilt* && $stderr == *"denied file_execute '$HOME/tools/old'"*"made or replaced since"* ]] || { show_run; fail "the rebuilt program"; }
+}
+
+@test "exec of a program a literal rule names, made after start-up: refused with the reason, and it runs in the next run" {
+	mkdir -p "$HOME/tools"
+	user_policy dash /usr/bin/dash '  - access: [file_read, file_write, file_create, file_delete, file_execute, file_getattr, file_setattr]
+    paths: ["~/tools/prog"]
+  - access: [file_getattr, dir_read]
+    paths: ["~/tools"]' 'Spawn_Shell, Run_System_Programs'
+	run --separate-stderr "$FBAC_RUN" --log "$LOG" dash -c 'printf "#!/bin/sh\necho prog\n" >~/tools/prog && chmod +x ~/tools/prog; ~/tools/prog; echo "rc=$?"'
+	expect_status 0
+	[[ $output == rc=126 ]] || { show_run; fail "the exec"; }
+	[[ $stderr == *"fbac: denied file_execute '$HOME/tools/prog' for dash["*"]: granted by dash (layer user), but the kernel's rules were made as fbac-run started, and this file was made or replaced since: it runs in the next run"* ]] || { show_run; fail "no line"; }
+	run --separate-stderr "$FBAC_RUN" dash -c '~/tools/prog'
+	[[ $output == prog && -z $stderr ]] || { show_run; fail "not in the next run"; }
 }
 
 # ---- item 4: denials with a way forward ----

@@ -305,6 +305,7 @@ void landlock_extra_free(struct landlock_extra *extras, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
 		grants_free(&extras[i].exec);
+		grants_free(&extras[i].exec_named);
 		grants_free(&extras[i].narrow);
 		grants_free(&extras[i].absent);
 		extras[i].narrowed = false;
@@ -367,6 +368,24 @@ bool landlock_narrow_allows(const struct landlock_extra *extras, size_t n,
 
 /* ---- the kernel's answer to an exec ---- */
 
+int landlock_note_exec(struct landlock_extra *x,
+		       const struct fbac_landlock_plan *p)
+{
+	struct stat st;
+	int r;
+
+	/* Followed, as the rule's open follows symlinks. A file replaced
+	 * between the rule and here is taken for the rule's: the check can
+	 * then miss a refusal, never make one up. */
+	for (size_t i = 0; i < p->n_paths; i++)
+		if ((p->paths[i].access & FBAC_LL_FS_EXECUTE) &&
+		    stat(p->paths[i].path, &st) == 0 && S_ISREG(st.st_mode) &&
+		    (r = grant_add(&x->exec_named, p->paths[i].path,
+				   FBAC_LL_FS_EXECUTE, &st)) < 0)
+			return r;
+	return 0;
+}
+
 #define EXEC_MAX_DEPTH 64 /* directories above a program, checked by identity */
 
 struct exec_ids {
@@ -414,55 +433,67 @@ static void exec_ids_read(struct exec_ids *ids, int root_fd, const char *path,
 	}
 }
 
-/* A plan rule or a listed one with EXECUTE on the program or above it.
- * By name first (the plan's paths are the policy's, canonical); then,
- * with ids, by what each names now (a plan rule reached through a
- * symlink) or named at launch (a listed entry; a listed symlink still
- * there, granted on its target). */
+/* Whether g holds a grant with EXECUTE on the object of st itself. */
+static bool named_file(const struct landlock_grants *g, const struct stat *st)
+{
+	for (size_t i = 0; i < g->n; i++)
+		if (!g->v[i].dir && (g->v[i].access & FBAC_LL_FS_EXECUTE) &&
+		    same_obj(st, g->v[i].dev, g->v[i].ino))
+			return true;
+	return false;
+}
+
+/*
+ * A rule with EXECUTE on the program or a directory above it, in one
+ * entry (x its launch record). A rule naming a file counts only when it
+ * named this very file at launch (by identity: a program made or
+ * replaced since has no rule). Directories: by name first (the plan's
+ * paths are the policy's, canonical); then, with ids, by what each names
+ * now (a plan rule reached through a symlink) or named at launch (a
+ * listed one).
+ */
 static bool entry_runs(const struct fbac_landlock_plan *p,
-		       const struct landlock_grants *g, const char *path,
+		       const struct landlock_extra *x, const char *path,
 		       const struct stat *st, const struct exec_ids *ids)
 {
+	const struct landlock_grants *g = &x->exec;
 	size_t len = strlen(path);
 
+	if (named_file(&x->exec_named, st) || named_file(g, st))
+		return true;
 	for (size_t i = 0; i < p->n_paths; i++) {
 		const struct fbac_ll_path *lp = &p->paths[i];
-		bool tree = !(lp->literal_only & FBAC_LL_FS_EXECUTE);
 		size_t pl = strlen(lp->path);
 		struct stat o;
 
-		if (!(lp->access & FBAC_LL_FS_EXECUTE))
+		if (!(lp->access & FBAC_LL_FS_EXECUTE) ||
+		    (lp->literal_only & FBAC_LL_FS_EXECUTE))
 			continue;
 		if (!ids) {
-			if (streq(lp->path, path) ||
-			    (tree && pl < len && !strncmp(lp->path, path, pl) &&
-			     (pl == 1 || path[pl] == '/')))
+			if (pl < len && !strncmp(lp->path, path, pl) &&
+			    (pl == 1 || path[pl] == '/'))
 				return true;
-		} else if (stat(lp->path, &o) == 0 &&
-			   ids_cover(ids, o.st_dev, o.st_ino,
-				     tree && S_ISDIR(o.st_mode))) {
+		} else if (stat(lp->path, &o) == 0 && S_ISDIR(o.st_mode) &&
+			   ids_cover(ids, o.st_dev, o.st_ino, true) &&
+			   !same_obj(&ids->file, o.st_dev, o.st_ino)) {
 			return true;
 		}
 	}
 	for (size_t i = 0; i < g->n; i++) {
-		const struct landlock_grant *x = &g->v[i];
-		size_t pl = strlen(x->path);
+		const struct landlock_grant *d = &g->v[i];
+		size_t pl = strlen(d->path);
 		struct stat o;
 
-		if (!(x->access & FBAC_LL_FS_EXECUTE))
+		if (!(d->access & FBAC_LL_FS_EXECUTE))
 			continue;
 		if (!ids) {
-			/* A program listed: the very file, not one made
-			 * since under its name (a rebuilt binary). */
-			if ((!x->dir && streq(x->path, path) &&
-			     same_obj(st, x->dev, x->ino)) ||
-			    (x->dir && pl < len && !strncmp(x->path, path, pl) &&
-			     path[pl] == '/'))
+			if (d->dir && pl < len && !strncmp(d->path, path, pl) &&
+			    path[pl] == '/')
 				return true;
-		} else if (ids_cover(ids, x->dev, x->ino, x->dir)) {
+		} else if (d->dir && ids_cover(ids, d->dev, d->ino, true)) {
 			return true;
-		} else if (lstat(x->path, &o) == 0 && S_ISLNK(o.st_mode) &&
-			   same_obj(&o, x->dev, x->ino) && stat(x->path, &o) == 0 &&
+		} else if (lstat(d->path, &o) == 0 && S_ISLNK(o.st_mode) &&
+			   same_obj(&o, d->dev, d->ino) && stat(d->path, &o) == 0 &&
 			   ids_cover(ids, o.st_dev, o.st_ino, S_ISDIR(o.st_mode))) {
 			/* The symlink listed, granted on what it names. */
 			return true;
@@ -486,18 +517,23 @@ size_t landlock_exec_refuser(const struct fbac_stack *stk,
 		const struct fbac_landlock_plan *p = &stk->entries[i].policy->ll;
 
 		if (!(p->handled_fs & FBAC_LL_FS_EXECUTE) ||
-		    entry_runs(p, &extras[i].exec, path, st, NULL))
+		    entry_runs(p, &extras[i], path, st, NULL))
 			continue;
 		if (!read) {
 			exec_ids_read(&ids, root_fd, path, st);
 			read = true;
 		}
-		if (entry_runs(p, &extras[i].exec, path, st, &ids))
+		if (entry_runs(p, &extras[i], path, st, &ids))
 			continue;
-		/* In a directory listed at launch: made (or replaced) since. */
+		/* In a directory listed at launch, or named by a rule of its
+		 * own: made (or replaced) since. */
 		for (size_t k = 0; k < p->n_expand; k++)
 			if ((p->expand[k].access & FBAC_LL_FS_EXECUTE) &&
 			    fbac_path_is_under(path, p->expand[k].dir))
+				*made_since = true;
+		for (size_t k = 0; k < p->n_paths; k++)
+			if ((p->paths[k].access & FBAC_LL_FS_EXECUTE) &&
+			    streq(p->paths[k].path, path))
 				*made_since = true;
 		return i;
 	}

@@ -48,6 +48,9 @@ struct landlock_extra {
 	struct landlock_grants exec;
 	/* The program's read rights (plan->narrow), sorted by path. */
 	struct landlock_grants narrow;
+	/* The regular files the plan's rules with EXECUTE named at launch
+	 * (symlinks followed), by identity: landlock_note_exec(). */
+	struct landlock_grants exec_named;
 	/* Narrow rule paths found missing (ENOENT, no symlink on the way),
 	 * sorted: landlock_prepare does not look for them again. */
 	struct landlock_grants absent;
@@ -84,6 +87,10 @@ size_t landlock_ll_find(const struct fbac_ll_path *v, size_t n,
 const struct landlock_grant *landlock_grant_at(const struct landlock_grants *g,
 					      const char *path);
 
+/* Record in x->exec_named the regular file each rule of p with EXECUTE
+ * names, once its rules are made. Return: 0 or -ENOMEM. */
+int landlock_note_exec(struct landlock_extra *x,
+		       const struct fbac_landlock_plan *p);
 /* Close the rule objects landlock_expand held open for landlock_prepare. */
 void landlock_extra_release(struct landlock_extra *extras, size_t n);
 void landlock_extra_free(struct landlock_extra *extras, size_t n);
@@ -104,9 +111,9 @@ bool landlock_narrow_allows(const struct landlock_extra *extras, size_t n,
  * a directory above it (by name, else by what each names now, and a
  * listed program must be the very file listed). Return: SIZE_MAX when
  * they do; else the index of the first entry that does not, with
- * *made_since set when the file is in a directory listed at launch
- * (where what was made or replaced since has no rule). Cost: nothing
- * but string compares unless the answer is no.
+ * *made_since set when the file is in a directory listed at launch or a
+ * rule names it (what was made or replaced since has no rule). Cost:
+ * identity and string compares unless the answer is no.
  */
 struct stat;
 size_t landlock_exec_refuser(const struct fbac_stack *stk,

@@ -83,9 +83,10 @@ static int interpreter_of(int fd, char *out, size_t size)
 
 /*
  * Whether the kernel's Landlock rules will let the file run, now that
- * the policy allowed it: a program its pattern grants that was made or
- * replaced after start-up has no rule (they are listed at launch), nor
- * has one granted by a pattern the kernel cannot be given. Refused here,
+ * the policy allowed it: a program made or replaced after start-up that
+ * a pattern or a rule of its own grants has no rule (they are made at
+ * launch, on the objects there then), nor has one granted by a pattern
+ * the kernel cannot be given. Refused here,
  * with the reason, rather than by the kernel out of sight.
  */
 static bool kernel_runs(struct call *c, const struct resolved *r,
@@ -107,7 +108,7 @@ static bool kernel_runs(struct call *c, const struct resolved *r,
 	e = &s->stack->entries[i];
 	if (made_since)
 		snprintf(reason, sizeof(reason),
-			 "granted by %s (layer %s), but the kernel's rules name the programs it grants by a pattern as fbac-run starts, and this file was made or replaced since: it runs in the next run",
+			 "granted by %s (layer %s), but the kernel's rules were made as fbac-run started, and this file was made or replaced since: it runs in the next run",
 			 e->policy->name, e->layer_name);
 	else
 		snprintf(reason, sizeof(reason),
