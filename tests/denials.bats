@@ -186,6 +186,9 @@ need_x86_64() {
 	[[ -z $stderr ]] || { show_run; fail "a line with -q"; }
 	run "$FBAC" log --program perl
 	[[ $output == *"denied syscall 'keyctl' for perl["*"refused to every confined program"* ]] || { show_run; fail "not in fbac log"; }
+	run "$FBAC" log --operation syscall
+	expect_status 0
+	[[ $output == *"denied syscall 'ptrace'"* && $output != *file_* ]] || { show_run; fail "fbac log --operation syscall"; }
 	require_unprivileged
 	run --separate-stderr run_unprivileged "$FBAC_RUN" --as Basic_Runtime perl -e "$prog"
 	[[ $output == *"101:-1:1"* && $stderr == *"fbac: denied syscall 'ptrace' for perl["* ]] || { show_run; fail "unprivileged"; }
