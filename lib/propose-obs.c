@@ -239,7 +239,10 @@ int fbac_obs_add_line(struct fbac_observations *o, const char *line,
 		if (!have[i])
 			return fbac_diag_at(diag, NULL, -EINVAL, "missing key '%s'",
 					    names[i]);
-	if (fbac_op_from_name(v[K_OP], &op) < 0)
+	/* A system call refused as such (operation "syscall") is one of
+	 * fbac-run's own refusals, which always give their reason. */
+	if (fbac_op_from_name(v[K_OP], &op) < 0 &&
+	    !(streq(v[K_OP], "syscall") && have[K_REASON]))
 		return fbac_diag_at(diag, NULL, -EINVAL, "unknown operation '%s'",
 				    v[K_OP]);
 	if (!streq(v[K_DECISION], "allow") && !streq(v[K_DECISION], "deny") &&
@@ -248,7 +251,8 @@ int fbac_obs_add_line(struct fbac_observations *o, const char *line,
 				    v[K_DECISION]);
 	o->events++;
 	/* fbac-run's own refusals (the dynamic loader as the program, its
-	 * own /proc entries) are not the policy's to grant. */
+	 * own /proc entries, the calls refused to every program) are not
+	 * the policy's to grant. */
 	if (have[K_REASON]) {
 		o->skipped++;
 		return 0;

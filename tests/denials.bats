@@ -189,6 +189,11 @@ need_x86_64() {
 	run "$FBAC" log --operation syscall
 	expect_status 0
 	[[ $output == *"denied syscall 'ptrace'"* && $output != *file_* ]] || { show_run; fail "fbac log --operation syscall"; }
+	# --learn reads its log back: the refusal is fbac-run's own, not a
+	# grant to propose.
+	run --separate-stderr "$FBAC_RUN" --learn -o "$BATS_TEST_TMPDIR/perl.yaml" --as Basic_Runtime perl -e "$prog"
+	expect_status 0
+	[[ $stderr != *"unknown operation"* ]] || { show_run; fail "--learn cannot read its log"; }
 	require_unprivileged
 	run --separate-stderr run_unprivileged "$FBAC_RUN" --as Basic_Runtime perl -e "$prog"
 	[[ $output == *"101:-1:1"* && $stderr == *"fbac: denied syscall 'ptrace' for perl["* ]] || { show_run; fail "unprivileged"; }
