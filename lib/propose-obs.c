@@ -91,6 +91,14 @@ static int read_members(const char *line, size_t len, char **v, bool *have,
 	return r;
 }
 
+/* An operation of the vocabulary; or "syscall", a system call refused as
+ * such, which is one of fbac-run's own refusals (they give a reason). */
+static bool known_op(const char *name, bool reason, enum fbac_op *op)
+{
+	return fbac_op_from_name(name, op) == 0 ||
+	       (streq(name, "syscall") && reason);
+}
+
 int fbac_obs_add_line(struct fbac_observations *o, const char *line,
 		      size_t len, struct fbac_diag *diag)
 {
@@ -116,7 +124,7 @@ int fbac_obs_add_line(struct fbac_observations *o, const char *line,
 		if (!have[i])
 			return fbac_diag_at(diag, NULL, -EINVAL, "missing key '%s'",
 					    names[i]);
-	if (fbac_op_from_name(v[K_OP], &op) < 0)
+	if (!known_op(v[K_OP], have[K_REASON], &op))
 		return fbac_diag_at(diag, NULL, -EINVAL, "unknown operation '%s'",
 				    v[K_OP]);
 	if (!streq(v[K_DECISION], "allow") && !streq(v[K_DECISION], "deny") &&
@@ -125,7 +133,7 @@ int fbac_obs_add_line(struct fbac_observations *o, const char *line,
 				    v[K_DECISION]);
 	o->events++;
 	/* fbac-run's own refusals (the dynamic loader as the program, its
-	 * own /proc entries) are not the policy's to grant. */
+	 * own /proc entries, the filter's) are not the policy's to grant. */
 	if (have[K_REASON]) {
 		o->skipped++;
 		return 0;

@@ -7,7 +7,9 @@
 # fbac-run. Every EACCES or EPERM that only the confined run saw is a
 # refusal fbac caused; each must have an event in EVENTS (fbac-run --log)
 # that names its object (the path, its last component, or the port; a
-# relative path is taken from CWD, default the current directory).
+# relative path is taken from CWD, default the current directory; a call
+# with no path or address, by the call's name, as fbac-run logs a call it
+# refuses as such).
 # Prints one line per such refusal ("ok" or "SILENT"); exit 1 if any is
 # silent. The supervisor's own calls (its /proc reads, its opens through
 # /proc/self/fd) are not the program's and are left out.
@@ -35,11 +37,15 @@ def refusals(path):
             if 'sin_port' in args or 'sin6_port' in args:
                 p = PORT.search(args)
                 obj = 'port:' + (p.group(1) if p else '?')
+            elif not s:
+                obj = 'syscall:' + m.group(2)
             out.add((m.group(2), obj, m.group(4)))
     return out
 
 
 def named(obj, objects, cwd):
+    if obj.startswith('syscall:'):
+        return obj[8:] in objects
     if obj.startswith('port:'):
         return any(o.endswith(':' + obj[5:]) for o in objects)
     if obj and not obj.startswith('/'):

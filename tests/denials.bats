@@ -111,7 +111,7 @@ watch() {
 	local name=$1 d=$BATS_TEST_TMPDIR/watch
 	shift
 	mkdir -p "$d"
-	local trace=(strace -f -Z -qq -e 'trace=%file,%network,%process,ioctl,ftruncate,kill,tgkill')
+	local trace=(strace -f -Z -qq -e 'trace=%file,%network,%process,ioctl,ftruncate,kill,tgkill,ptrace,keyctl,bpf,quotactl,perf_event_open,unshare')
 	"${trace[@]}" -o "$d/$name.plain" "$@" </dev/null >/dev/null 2>&1 || true
 	"${trace[@]}" -o "$d/$name.confined" "$FBAC_RUN" -q --log "$d/$name.jsonl" "$@" </dev/null >/dev/null 2>&1 || true
 	[[ -s $d/$name.confined ]] || fail "$name: no trace"
@@ -151,11 +151,178 @@ watch() {
 	(cd /var/lib && watch vim-cwd vim.basic -es -c q "$HOME/Documents/a.json") || bad=1
 	grep -q "^ok .*openat('.')" "$BATS_TEST_TMPDIR/watch/vim-cwd.out" || fail "vim's probe of its working directory was not seen" || bad=1
 	watch ssh ssh -o BatchMode=yes -p 1 127.0.0.1 true || bad=1
+	# A call refused to every program, by its name.
+	watch perl-keyctl perl -e 'syscall(250, 0, 0, 0, 0)' || bad=1
 	[[ $bad -eq 0 ]] || fail "silent refusals (above)"
 	# The watcher does see refusals: the port and the key were refused.
 	grep -q '^ok .*connect' "$BATS_TEST_TMPDIR/watch/curl-port.out" || fail "the watcher saw no refused connect"
 	grep -q "^ok .*id_rsa" "$BATS_TEST_TMPDIR/watch/jq-key.out" || fail "the watcher saw no refused key"
 	grep -q '^ok .*connect' "$BATS_TEST_TMPDIR/watch/ssh.out" || fail "the watcher saw no refused ssh connect"
+	grep -q "^ok .*keyctl('syscall:keyctl')" "$BATS_TEST_TMPDIR/watch/perl-keyctl.out" || fail "the watcher saw no refused keyctl"
+}
+
+# ---- item 3: refusals that no path rule decides ----
+
+# x86_64 numbers for perl's syscall().
+need_x86_64() {
+	[[ $(uname -m) == x86_64 ]] || skip "the system call numbers below are x86_64's"
+}
+
+@test "a call refused to every program (ptrace, keyctl): a line and an event, in every mode, also unprivileged" {
+	need_commands perl
+	need_x86_64
+	local prog='for (101, 250) { my $r = syscall($_, 0, 0, 0, 0); print "$_:$r:", $! + 0, "\n" }'
+	run --separate-stderr "$FBAC_RUN" --log "$LOG" --as Basic_Runtime perl -e "$prog"
+	expect_status 0
+	[[ $output == *"101:-1:1"*"250:-1:1"* ]] || { show_run; fail "not EPERM"; }
+	[[ $stderr == *"fbac: denied syscall 'ptrace' for perl["*"]: refused to every confined program: it would reach into another process"* ]] || { show_run; fail "no line for ptrace"; }
+	[[ $stderr == *"fbac: denied syscall 'keyctl' for perl["*"]: refused to every confined program: the kernel's keyrings"* ]] || { show_run; fail "no line for keyctl"; }
+	grep -q '"syscall": "ptrace", "operation": "syscall", "object": "ptrace", "decision": "deny"' "$LOG" || { cat "$LOG"; fail "no event"; }
+	# The filter refuses it in complain mode too: said as a denial.
+	run --separate-stderr "$FBAC_RUN" -m complain --as Basic_Runtime perl -e "$prog"
+	[[ $output == *"101:-1:1"* && $stderr == *"fbac: denied syscall 'ptrace'"* ]] || { show_run; fail "complain mode"; }
+	# -q: no line, the event in the user's log; fbac log shows it.
+	run --separate-stderr "$FBAC_RUN" -q --as Basic_Runtime perl -e "$prog"
+	[[ -z $stderr ]] || { show_run; fail "a line with -q"; }
+	run "$FBAC" log --program perl
+	[[ $output == *"denied syscall 'keyctl' for perl["*"refused to every confined program"* ]] || { show_run; fail "not in fbac log"; }
+	run "$FBAC" log --operation syscall
+	expect_status 0
+	[[ $output == *"denied syscall 'ptrace'"* && $output != *file_* ]] || { show_run; fail "fbac log --operation syscall"; }
+	# --learn reads its log back: the refusal is fbac-run's own, not a
+	# grant to propose.
+	run --separate-stderr "$FBAC_RUN" --learn -o "$BATS_TEST_TMPDIR/perl.yaml" --as Basic_Runtime perl -e "$prog"
+	expect_status 0
+	[[ $stderr != *"unknown operation"* ]] || { show_run; fail "--learn cannot read its log"; }
+	require_unprivileged
+	run --separate-stderr run_unprivileged "$FBAC_RUN" --as Basic_Runtime perl -e "$prog"
+	[[ $output == *"101:-1:1"* && $stderr == *"fbac: denied syscall 'ptrace' for perl["* ]] || { show_run; fail "unprivileged"; }
+}
+
+@test "TIOCSTI has its line; the probes programs go on without (io_uring_setup, quotactl) only their events" {
+	need_commands perl
+	need_x86_64
+	# ioctl(2, TIOCSTI, "x"); io_uring_setup(8, params); quotactl(0, ...),
+	# which Firefox asks for free space.
+	run --separate-stderr "$FBAC_RUN" --log "$LOG" --as Basic_Runtime perl -e '
+		my $c = "x"; my $r = syscall(16, 2, 0x5412, $c); print "sti:$r:", $! + 0, "\n";
+		my $p = "\0" x 120; $r = syscall(425, 8, $p); print "uring:$r:", $! + 0, "\n";
+		$r = syscall(179, 0, 0, 0, 0); print "quota:$r:", $! + 0, "\n";'
+	expect_status 0
+	[[ $output == *"sti:-1:1"*"uring:-1:38"*"quota:-1:1"* ]] || { show_run; fail "errnos"; }
+	[[ $stderr == *"fbac: denied syscall 'ioctl' for perl["*"typing into the terminal (TIOCSTI, TIOCLINUX)"* ]] || { show_run; fail "no TIOCSTI line"; }
+	[[ $stderr != *io_uring* && $stderr != *quotactl* ]] || { show_run; fail "a line for a probe"; }
+	grep -q '"object": "io_uring_setup", "decision": "deny"' "$LOG" || { cat "$LOG"; fail "no io_uring event"; }
+	grep -q '"object": "quotactl", "decision": "deny"' "$LOG" || { cat "$LOG"; fail "no quotactl event"; }
+}
+
+@test "a system call of another architecture: the program is killed, and fbac-run says why, with an event" {
+	need_commands perl
+	need_x86_64
+	# An x32 getpid (0x40000000 + 39): the filter kills it.
+	run --separate-stderr "$FBAC_RUN" --log "$LOG" --as Basic_Runtime perl -e 'syscall(0x40000000 + 39)'
+	expect_status 159
+	[[ $stderr == *"fbac: perl["*"] was killed by SIGSYS: fbac's seccomp filter kills a system call of another architecture"* ]] || { show_run; fail "no line"; }
+	grep -q '"object": "another architecture", "decision": "deny"' "$LOG" || { cat "$LOG"; fail "no event"; }
+}
+
+@test "nested run: a call refused to every program has the outer supervisor's line, not the inner filter's bare EPERM" {
+	need_commands perl
+	need_x86_64
+	local inner='my $r = syscall(101, 0, 0, 0, 0); print "r=$r:", $! + 0, "\n"'
+	# The outer program may run this build's fbac-run and perl, and
+	# read the library (as in wrap.bats).
+	run --separate-stderr "$FBAC_RUN" --as Version_Control_Client --as Run_Helper_Programs \
+		-D "Run_Helper_Programs.programs=$FBAC_RUN,/usr/bin/perl" \
+		--as Read_Only_Directory -D "Read_Only_Directory.dir=$REPO/profiles" \
+		sh -c '"$1" -v --no-infer --as Basic_Runtime perl -e "$2"' sh "$FBAC_RUN" "$inner"
+	expect_status 0
+	[[ $stderr == *"fbac: nested run: '/usr/bin/perl' starts under another supervisor"* ]] || { show_run; fail "not nested"; }
+	[[ $output == "r=-1:1" ]] || { show_run; fail "not refused with EPERM"; }
+	[[ $stderr == *"fbac: denied syscall 'ptrace' for perl["*"refused to every confined program"* ]] || { show_run; fail "no line"; }
+	[[ $stderr != *"'seccomp'"* ]] || { show_run; fail "a line for the nested probe"; }
+}
+
+@test "a signal to a process outside the sandbox, which Landlock's scope refuses: the policy's line and event; inside, none" {
+	need_commands perl
+	sleep 60 &
+	local outside=$!
+	track "$outside"
+	run --separate-stderr "$FBAC_RUN" --log "$LOG" --as Basic_Runtime perl -e '
+		print "out:", kill("TERM", $ARGV[0]), ":", $! + 0, "\n";
+		my $p = fork(); if (!$p) { sleep 5; exit 0 }
+		print "child:", kill("TERM", $p), "\n"; waitpid($p, 0);
+		print "self:", kill(0, $$), "\n"' "$outside"
+	expect_status 0
+	[[ $output == *"out:0:1"*"child:1"*"self:1"* ]] || { show_run; fail "not the kernel's answers"; }
+	[[ $stderr == *"fbac: denied ipc_signal 'signal' (signal 15 to pid $outside, outside the sandbox) for perl["*"]: not granted by --as (layer command line)"* ]] || { show_run; fail "no line"; }
+	[[ $(grep -c '"operation": "ipc_signal"' "$LOG") == 1 ]] || { cat "$LOG"; fail "not one event"; }
+	kill -0 "$outside" || fail "the process outside was signalled"
+}
+
+# user_policy NAME EXE PRIVILEGES-YAML: an application policy in the
+# user's layer with Basic_Runtime and the given privileges.
+user_policy() {
+	{
+		printf 'fbac: 1\napplication: %s\nexecutables: [%s]\n' "$1" "$2"
+		printf 'functionalities: [Basic_Runtime%s]\nprivileges:\n%s\n' "${4:+, $4}" "$3"
+	} >"$FBAC_USER_DIR/$1.yaml"
+}
+
+@test "ftruncate of a file the policy may write but not truncate: the kernel's refusal has its line and event" {
+	need_commands perl
+	mkdir -p "$HOME/data"
+	echo hello >"$HOME/data/f.txt"
+	echo hello >"$HOME/data/g.txt"
+	user_policy perl /usr/bin/perl '  - access: [file_read, file_write, file_getattr]
+    paths: ["~/data/f.txt"]
+  - access: [file_read, file_write, file_truncate, file_getattr]
+    paths: ["~/data/g.txt"]'
+	local prog='for my $f (@ARGV) { open(F, "+<", $f) or die "open: $!"; print truncate(F, 2) ? "ok\n" : "refused: " . ($! + 0) . "\n"; close F }'
+	run --separate-stderr "$FBAC_RUN" --log "$LOG" perl -e "$prog" "$HOME/data/f.txt" "$HOME/data/g.txt"
+	expect_status 0
+	[[ ${lines[0]} == "refused: 13" && ${lines[1]} == ok ]] || { show_run; fail "not the kernel's answers"; }
+	[[ $(cat "$HOME/data/f.txt") == hello && $(cat "$HOME/data/g.txt") == he ]] || fail "the files"
+	[[ $stderr == *"fbac: denied file_truncate '$HOME/data/f.txt' for perl["*"]: not granted by perl (layer user)"* ]] || { show_run; fail "no line"; }
+	grep -q "\"syscall\": \"ftruncate\", \"operation\": \"file_truncate\", \"object\": \"$HOME/data/f.txt\", \"decision\": \"deny\"" "$LOG" || { cat "$LOG"; fail "no event"; }
+	# A memory file is no path's: truncated as before.
+	[[ $(uname -m) == x86_64 ]] || return 0
+	run --separate-stderr "$FBAC_RUN" perl -e 'my $n = "m"; my $fd = syscall(319, $n, 0); open(my $m, "+<&=", $fd) or die "$fd: $!"; print truncate($m, 4096) ? "ok\n" : "no: $!\n"'
+	[[ $output == ok && -z $stderr ]] || { show_run; fail "a memory file"; }
+}
+
+@test "exec of a program made after start-up where a pattern grants it: refused with the reason, and it runs in the next run" {
+	mkdir -p "$HOME/tools"
+	printf '#!/bin/sh\necho old\n' >"$HOME/tools/old"
+	chmod 0755 "$HOME/tools/old"
+	user_policy dash /usr/bin/dash '  - access: [file_read, file_write, file_create, file_delete, file_execute, file_getattr, file_setattr]
+    paths: ["~/tools/*"]
+  - access: [file_getattr, dir_read]
+    paths: ["~/tools"]' 'Spawn_Shell, Run_System_Programs'
+	run --separate-stderr "$FBAC_RUN" --log "$LOG" dash -c 'cd ~/tools && ./old && printf "#!/bin/sh\necho new\n" >new && chmod +x new; ./new; echo "rc=$?"'
+	expect_status 0
+	[[ ${lines[0]} == old && $output == *rc=126* ]] || { show_run; fail "the exec"; }
+	[[ $stderr == *"fbac: denied file_execute '$HOME/tools/new' for dash["*"]: granted by dash (layer user), but the kernel's rules were made as fbac-run started, and this file was made or replaced since: it runs in the next run"* ]] || { show_run; fail "no line"; }
+	grep -q "\"object\": \"$HOME/tools/new\", \"decision\": \"deny\".*\"reason\": \"granted by dash" "$LOG" || { cat "$LOG"; fail "no event"; }
+	run --separate-stderr "$FBAC_RUN" dash -c '~/tools/new'
+	[[ $output == new && -z $stderr ]] || { show_run; fail "not in the next run"; }
+	# A program replaced under its name (a rebuild) is another file.
+	run --separate-stderr "$FBAC_RUN" dash -c 'cd ~/tools && rm old && printf "#!/bin/sh\necho rebuilt\n" >old && chmod +x old; ./old'
+	[[ $output != *rebuilt* && $stderr == *"denied file_execute '$HOME/tools/old'"*"made or replaced since"* ]] || { show_run; fail "the rebuilt program"; }
+}
+
+@test "exec of a program a literal rule names, made after start-up: refused with the reason, and it runs in the next run" {
+	mkdir -p "$HOME/tools"
+	user_policy dash /usr/bin/dash '  - access: [file_read, file_write, file_create, file_delete, file_execute, file_getattr, file_setattr]
+    paths: ["~/tools/prog"]
+  - access: [file_getattr, dir_read]
+    paths: ["~/tools"]' 'Spawn_Shell, Run_System_Programs'
+	run --separate-stderr "$FBAC_RUN" --log "$LOG" dash -c 'printf "#!/bin/sh\necho prog\n" >~/tools/prog && chmod +x ~/tools/prog; ~/tools/prog; echo "rc=$?"'
+	expect_status 0
+	[[ $output == rc=126 ]] || { show_run; fail "the exec"; }
+	[[ $stderr == *"fbac: denied file_execute '$HOME/tools/prog' for dash["*"]: granted by dash (layer user), but the kernel's rules were made as fbac-run started, and this file was made or replaced since: it runs in the next run"* ]] || { show_run; fail "no line"; }
+	run --separate-stderr "$FBAC_RUN" dash -c '~/tools/prog'
+	[[ $output == prog && -z $stderr ]] || { show_run; fail "not in the next run"; }
 }
 
 # ---- item 4: denials with a way forward ----

@@ -222,4 +222,15 @@ static inline void fdname(char *buf, size_t size, int fd)
  * when the path needs no such open. */
 int call_open_idmap(const char *path, int obj_fd, int flags);
 
+/* The operation of an event about a system call refused as such (events.c,
+ * sup-refused.c): its "object" is the call's name. */
+#define SUP_OP_SYSCALL FBAC_OP_COUNT
+
+/*
+ * Log the refusal of the call itself: one denial line ("denied syscall
+ * 'ptrace' for perl[12]: REASON") and one event; quiet: the event only
+ * (the program goes on without it, as with io_uring). The caller answers.
+ */
+void call_refuse_syscall(struct call *c, const char *reason, bool quiet);
+
 #endif

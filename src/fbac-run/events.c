@@ -21,8 +21,25 @@
 
 #define MAX_LINES FBAC_MAX_DENIAL_LINES
 
+/* The operation's name; "syscall" for a call refused as such. */
+static const char *op_name(const struct fbac_query *q)
+{
+	return q->op == SUP_OP_SYSCALL ? "syscall" : fbac_op_info(q->op)->name;
+}
+
+/* Whether the denial is one: enforce mode, or a call the filter refuses
+ * in every mode. */
+static bool enforced(const struct sup *s, const struct fbac_query *q)
+{
+	return s->mode == MODE_ENFORCE || q->op == SUP_OP_SYSCALL;
+}
+
 static void object_text(const struct fbac_query *q, char *buf, size_t size)
 {
+	if (q->op == SUP_OP_SYSCALL) {
+		snprintf(buf, size, "%s", q->path);
+		return;
+	}
 	switch (fbac_op_info(q->op)->kind) {
 	case FBAC_KIND_PATH:
 		snprintf(buf, size, "%s", q->path);
@@ -98,8 +115,8 @@ static void human_line(struct call *c, const struct fbac_query *q,
 				 NULL;
 
 	fprintf(stderr, "fbac: %s %s '%s'%s%s%s for %s[%d]: ",
-		c->s->mode == MODE_ENFORCE ? "denied" : "would deny",
-		fbac_op_info(q->op)->name, object, c->about ? " (" : "",
+		enforced(c->s, q) ? "denied" : "would deny",
+		op_name(q), object, c->about ? " (" : "",
 		c->about ? c->about : "", c->about ? ")" : "",
 		base ? base + 1 : exe, (int)c->tid);
 	if (reason) {
@@ -183,11 +200,11 @@ static long write_event(FILE *f, struct call *c, const struct fbac_query *q,
 		(long long)now.tv_sec, now.tv_nsec / 1000000, (int)c->tid);
 	json_string(f, exe);
 	fprintf(f, ", \"syscall\": \"%s\", \"operation\": \"%s\", \"object\": ",
-		filter_syscall_name(c->nr), fbac_op_info(q->op)->name);
+		filter_syscall_name(c->nr), op_name(q));
 	json_string(f, object);
 	fprintf(f, ", \"decision\": \"%s\"",
 		allowed ? "allow" :
-		s->mode == MODE_ENFORCE ? "deny" : "would-deny");
+		enforced(s, q) ? "deny" : "would-deny");
 	if (denier) {
 		fprintf(f, ", \"layer\": ");
 		json_string(f, denier->layer_name);
@@ -257,7 +274,8 @@ static bool terminal_is_full_screen(void)
 static void event_log_locked(struct call *c, const struct fbac_query *q,
 			     bool allowed,
 			     const struct fbac_stack_entry *denier,
-			     const struct fbac_verdict *v, const char *reason)
+			     const struct fbac_verdict *v, const char *reason,
+			     bool quiet)
 {
 	struct sup *s = c->s;
 	struct sup_events *e = &s->events;
@@ -270,7 +288,7 @@ static void event_log_locked(struct call *c, const struct fbac_query *q,
 		snprintf(key, sizeof(key), "%d %s", (int)q->op, object);
 		if (s->verbosity >= 0 && !nested_probe_denial(e, q, exe) &&
 		    !seen_before(e, key)) {
-			if (benign(s, q))
+			if (quiet || benign(s, q))
 				e->quiet++;
 			else if (terminal_is_full_screen())
 				e->deferred++;
@@ -316,7 +334,7 @@ void event_log(struct call *c, const struct fbac_query *q, bool allowed,
 	       const struct fbac_verdict *v)
 {
 	pthread_mutex_lock(&c->s->events.lock);
-	event_log_locked(c, q, allowed, denier, v, NULL);
+	event_log_locked(c, q, allowed, denier, v, NULL, false);
 	pthread_mutex_unlock(&c->s->events.lock);
 }
 
@@ -327,9 +345,58 @@ bool call_refuse(struct call *c, enum fbac_op op, const char *path,
 
 	c->decided = true;
 	pthread_mutex_lock(&c->s->events.lock);
-	event_log_locked(c, &q, false, NULL, NULL, reason);
+	event_log_locked(c, &q, false, NULL, NULL, reason, false);
 	pthread_mutex_unlock(&c->s->events.lock);
 	return c->s->mode != MODE_ENFORCE;
+}
+
+void call_refuse_syscall(struct call *c, const char *reason, bool quiet)
+{
+	struct fbac_query q = { .op = SUP_OP_SYSCALL };
+
+	c->decided = true;
+	pthread_mutex_lock(&c->s->events.lock);
+	/* filter_syscall_name's buffer is used under this lock only. */
+	q.path = filter_syscall_name(c->nr);
+	event_log_locked(c, &q, false, NULL, NULL, reason, quiet);
+	pthread_mutex_unlock(&c->s->events.lock);
+}
+
+/* One JSON line for the kill, in f. */
+static long write_kill(FILE *f, pid_t pid, const char *exe, const char *reason)
+{
+	struct timespec now;
+	long start = ftell(f), end;
+
+	clock_gettime(CLOCK_REALTIME, &now);
+	fprintf(f, "{\"time\": %lld.%03ld, \"pid\": %d, \"exe\": ",
+		(long long)now.tv_sec, now.tv_nsec / 1000000, (int)pid);
+	json_string(f, exe);
+	fprintf(f, ", \"syscall\": \"?\", \"operation\": \"syscall\", \"object\": \"another architecture\", \"decision\": \"deny\", \"reason\": ");
+	json_string(f, reason);
+	fputs("}\n", f);
+	fflush(f);
+	end = ftell(f);
+	return start >= 0 && end > start ? end - start : 0;
+}
+
+void events_killed(struct sup *s, pid_t pid, const char *exe)
+{
+	static const char reason[] =
+		"killed by SIGSYS: fbac's seccomp filter kills a system call of another architecture (i386 'int $0x80', x32), which no confined program may make (a seccomp filter of the program's own may kill others)";
+	struct sup_events *e = &s->events;
+	const char *base = strrchr(exe, '/');
+
+	pthread_mutex_lock(&e->lock);
+	e->denials++;
+	if (s->verbosity >= 0)
+		fprintf(stderr, "fbac: %s[%d] was %s\n", base ? base + 1 : exe,
+			(int)pid, reason);
+	if (s->user_log && e->user_log_bytes < FBAC_MAX_DENIAL_LOG)
+		e->user_log_bytes += write_kill(s->user_log, pid, exe, reason);
+	if (s->log)
+		write_kill(s->log, pid, exe, reason);
+	pthread_mutex_unlock(&e->lock);
 }
 
 void events_summary(struct sup *s)

@@ -46,27 +46,66 @@ static const char *const notified[] = {
 	"connect",     "bind",	       "listen",     "sendmsg",
 	"sendmmsg",    "fchmod",       "fchown",     "fsetxattr",
 	"fremovexattr", "memfd_create", "chroot",
+	"ftruncate", /* Landlock's answer told (sup-refused.c) */
+	/* Told where Landlock's signal scope refuses (sup-refused.c). */
+	"tkill", "tgkill", "rt_sigqueueinfo", "rt_tgsigqueueinfo",
+	"pidfd_send_signal",
 };
 
-/* Denied outright: escape hatches, kernel attack surface, other tasks. */
-static const char *const denied_eperm[] = {
-	"ptrace",	 "process_vm_writev", "pidfd_getfd", "open_by_handle_at",
-	"name_to_handle_at", "keyctl",	      "add_key",     "request_key",
-	"bpf",		 "mount",	      "umount2",     "open_tree",
-	"move_mount",	 "fsopen",	      "fsconfig",    "fsmount",
-	"fspick",	 "mount_setattr",     "pivot_root",
-	"swapon",	 "swapoff",	      "quotactl",    "quotactl_fd",
-	"acct",		 "kexec_load",	      "kexec_file_load",
-	"init_module",	 "finit_module",      "delete_module",
-	"userfaultfd",	 "fanotify_init",     "fanotify_mark",
-	"uselib",	 "perf_event_open",   "lookup_dcookie",
-	"vhangup",	 "reboot",	      "settimeofday", "clock_settime",
-	"adjtimex",	 "clock_adjtime",     "iopl",	     "ioperm",
+/*
+ * Refused outright, whatever the policy: escape hatches, kernel attack
+ * surface, other tasks. The supervisor's filter notifies them (they are
+ * rare) so that the refusal has its denial line and event (sup-refused.c,
+ * with the reason below); a nested run's static filter leaves them to the
+ * outer one (see build()).
+ */
+#define EVERY "refused to every confined program: "
+#define OTHER_TASK EVERY "it would reach into another process"
+#define BY_HANDLE EVERY "it opens files by handle, around every path rule"
+#define KEYRING EVERY "the kernel's keyrings reach beyond the sandbox"
+#define KERNEL "a kernel interface no confined program is given"
+#define ADMIN "system administration, never granted to a confined program"
+static const struct refused {
+	const char *name, *why;
+	/* A probe that working programs make and go on without (Firefox
+	 * asks quotactl for free space): logged without a line. */
+	bool probe;
+} denied_eperm[] = {
+	{ "ptrace", OTHER_TASK, false }, { "process_vm_writev", OTHER_TASK, false },
+	{ "pidfd_getfd", OTHER_TASK, false }, { "open_by_handle_at", BY_HANDLE, false },
+	{ "name_to_handle_at", BY_HANDLE, true }, { "keyctl", KEYRING, false },
+	{ "add_key", KEYRING, false }, { "request_key", KEYRING, false },
+	{ "bpf", KERNEL, false }, { "mount", ADMIN, false },
+	{ "umount2", ADMIN, false }, { "open_tree", ADMIN, false },
+	{ "move_mount", ADMIN, false }, { "fsopen", ADMIN, false },
+	{ "fsconfig", ADMIN, false }, { "fsmount", ADMIN, false },
+	{ "fspick", ADMIN, false }, { "mount_setattr", ADMIN, false },
+	{ "pivot_root", ADMIN, false }, { "swapon", ADMIN, false },
+	{ "swapoff", ADMIN, false }, { "quotactl", ADMIN, true },
+	{ "quotactl_fd", ADMIN, true }, { "acct", ADMIN, false },
+	{ "kexec_load", ADMIN, false }, { "kexec_file_load", ADMIN, false },
+	{ "init_module", ADMIN, false }, { "finit_module", ADMIN, false },
+	{ "delete_module", ADMIN, false }, { "userfaultfd", KERNEL, true },
+	{ "fanotify_init", KERNEL, false }, { "fanotify_mark", KERNEL, false },
+	{ "uselib", KERNEL, false }, { "perf_event_open", KERNEL, true },
+	{ "lookup_dcookie", KERNEL, true }, { "vhangup", ADMIN, false },
+	{ "reboot", ADMIN, false }, { "settimeofday", ADMIN, false },
+	{ "clock_settime", ADMIN, false }, { "adjtimex", ADMIN, false },
+	{ "clock_adjtime", ADMIN, false }, { "iopl", ADMIN, false },
+	{ "ioperm", ADMIN, false },
 };
 
-/* Programs fall back to older interfaces on ENOSYS. */
+/* The refusals that depend on an argument, notified the same way. */
+#define WHY_TTY "typing into the terminal (TIOCSTI, TIOCLINUX) is refused to every confined program"
+#define WHY_LISTENER "a seccomp listener of its own would let the program answer its own notifications"
+#define WHY_USERNS "as root, a user namespace made in the sandbox could not be mapped (CAP_SETFCAP is dropped): refused at once, so that the program uses its other sandbox layers"
+#define WHY_IO_URING "io_uring would make its calls out of the supervisor's sight: ENOSYS, and the program falls back to ordinary calls"
+
+/* Programs fall back to older interfaces on ENOSYS. io_uring_setup is
+ * notified (logged, with no line: the program goes on); clone3 is on
+ * every thread's start, and glibc falls back to clone at once. */
 static const char *const denied_enosys[] = {
-	"io_uring_setup", "io_uring_enter", "io_uring_register", "clone3",
+	"io_uring_enter", "io_uring_register", "clone3",
 };
 
 /* x86_64 numbers newer than the libseccomp we build against, up to the
@@ -243,6 +282,17 @@ static int build(struct filter_prog *p, bool notify)
 	_cleanup_(seccomp_releasep) scmp_filter_ctx ctx = NULL;
 	int r;
 
+	/*
+	 * Refusals notified, to be told (sup-refused.c). In a nested run's
+	 * static filter, SECCOMP_RET_TRACE: the kernel skips the call with
+	 * ENOSYS when no tracer asked for these stops, and an outer fbac
+	 * filter's USER_NOTIF takes precedence over it (where ERRNO would
+	 * take precedence over USER_NOTIF), so the outer supervisor refuses
+	 * it with its line. A tracer that asks for the stops is outside the
+	 * sandbox (ptrace is refused in it), and could make the call itself.
+	 */
+	uint32_t refuse = notify ? SCMP_ACT_NOTIFY : SCMP_ACT_TRACE(EPERM);
+
 	ctx = seccomp_init(SCMP_ACT_ALLOW);
 	if (!ctx)
 		return log_error(-ENOMEM, "cannot create a seccomp filter");
@@ -255,8 +305,11 @@ static int build(struct filter_prog *p, bool notify)
 	 * effort: libseccomp before 2.5 builds the list. */
 	(void)seccomp_attr_set(ctx, SCMP_FLTATR_CTL_OPTIMIZE, 2);
 	for (size_t i = 0; i < ARRAY_SIZE(denied_eperm); i++)
-		if ((r = rule(ctx, SCMP_ACT_ERRNO(EPERM), denied_eperm[i])) < 0)
+		if ((r = rule(ctx, refuse, denied_eperm[i].name)) < 0)
 			return r;
+	if ((r = rule(ctx, notify ? SCMP_ACT_NOTIFY : SCMP_ACT_ERRNO(ENOSYS),
+		      "io_uring_setup")) < 0)
+		return r;
 	for (size_t i = 0; i < ARRAY_SIZE(denied_enosys); i++)
 		if ((r = rule(ctx, SCMP_ACT_ERRNO(ENOSYS), denied_enosys[i])) <
 		    0)
@@ -280,17 +333,17 @@ static int build(struct filter_prog *p, bool notify)
 					 nr, strerror(-r));
 	}
 	/* Typing into the terminal of the user: TIOCSTI and TIOCLINUX. */
-	if ((r = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(ioctl),
+	if ((r = seccomp_rule_add(ctx, refuse, SCMP_SYS(ioctl),
 				  1, SCMP_A1(SCMP_CMP_MASKED_EQ, 0xffffffff,
 					     TIOCSTI))) < 0 ||
-	    (r = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(ioctl),
+	    (r = seccomp_rule_add(ctx, refuse, SCMP_SYS(ioctl),
 				  1, SCMP_A1(SCMP_CMP_MASKED_EQ, 0xffffffff,
 					     TIOCLINUX))) < 0)
 		return log_error(r, "cannot add the ioctl rules: %s",
 				 strerror(-r));
 	/* A listener of its own would let the program answer its own
 	 * notifications (the newest listener wins). */
-	if ((r = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(seccomp),
+	if ((r = seccomp_rule_add(ctx, refuse, SCMP_SYS(seccomp),
 				  1, SCMP_A1(SCMP_CMP_MASKED_EQ,
 					     SECCOMP_FILTER_FLAG_NEW_LISTENER,
 					     SECCOMP_FILTER_FLAG_NEW_LISTENER))) <
@@ -305,14 +358,19 @@ static int build(struct filter_prog *p, bool notify)
 	 * other sandbox layers, as on a system without user namespaces.
 	 */
 	if (getuid() == 0 &&
-	    ((r = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(unshare),
+	    ((r = seccomp_rule_add(ctx, refuse, SCMP_SYS(unshare),
 				   1, SCMP_A0(SCMP_CMP_MASKED_EQ, CLONE_NEWUSER,
 					      CLONE_NEWUSER))) < 0 ||
-	     (r = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(clone),
+	     (r = seccomp_rule_add(ctx, refuse, SCMP_SYS(clone),
 				   1, SCMP_A0(SCMP_CMP_MASKED_EQ, CLONE_NEWUSER,
 					      CLONE_NEWUSER))) < 0))
 		return log_error(r, "cannot add the user namespace rules: %s",
 				 strerror(-r));
+	/* kill to one process (pid > 0): a group stays in the kernel. */
+	if (notify &&
+	    (r = seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, SCMP_SYS(kill), 1,
+				  SCMP_A0(SCMP_CMP_MASKED_EQ, 0x80000000, 0))) < 0)
+		return log_error(r, "cannot add the kill rule: %s", strerror(-r));
 	/* TCP fast open connects from sendto: the address must be checked. */
 	if (notify &&
 	    (r = seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, SCMP_SYS(sendto), 1,
@@ -337,7 +395,7 @@ int filter_build_static(struct filter_prog *p)
  * The cache file: a header, then the instructions. The kernel checks the
  * program again when it is loaded; the checksum catches a damaged file.
  */
-#define FILTER_CACHE_FORMAT 2 /* 2: the prologue */
+#define FILTER_CACHE_FORMAT 4 /* 2: the prologue; 3: refusals notified; 4: signals */
 
 struct filter_cache_header {
 	char magic[8];
@@ -481,4 +539,40 @@ const char *filter_syscall_name(int nr)
 	snprintf(buf, sizeof(buf), "%s", n);
 	free(n);
 	return buf;
+}
+
+int filter_refused(int nr, const char **why, bool *probe)
+{
+	/* Receivers call this in parallel: not filter_syscall_name's
+	 * buffer. */
+	_cleanup_free_ char *name =
+		seccomp_syscall_resolve_num_arch(SCMP_ARCH_NATIVE, nr);
+
+	for (size_t i = 0; name && i < ARRAY_SIZE(denied_eperm); i++)
+		if (streq(denied_eperm[i].name, name)) {
+			*why = denied_eperm[i].why;
+			*probe = denied_eperm[i].probe;
+			return EPERM;
+		}
+	*probe = false;
+	switch (nr) {
+	case SYS_io_uring_setup:
+		*why = WHY_IO_URING;
+		*probe = true;
+		return ENOSYS;
+	case SYS_ioctl:
+		*why = WHY_TTY;
+		return EPERM;
+	case SYS_seccomp:
+		*why = WHY_LISTENER;
+		return EPERM;
+	case SYS_unshare:
+	case SYS_clone:
+		/* Browsers try it and use their other layers. */
+		*why = WHY_USERNS;
+		*probe = true;
+		return EPERM;
+	default:
+		return 0;
+	}
 }

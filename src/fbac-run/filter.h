@@ -26,8 +26,10 @@ struct filter_prog {
 int filter_build(struct filter_prog *p);
 /*
  * The same filter without user notification, for a nested run (nested.c):
- * the denials, ENOSYS and the bad-architecture kill, nothing notified
- * (the outer supervisor decides those calls). Return: as filter_build.
+ * the denials (SECCOMP_RET_TRACE, which an outer fbac filter's
+ * notification overrides, so that its supervisor tells them; ENOSYS
+ * otherwise), ENOSYS and the bad-architecture kill, nothing notified (the
+ * outer supervisor decides those calls). Return: as filter_build.
  */
 int filter_build_static(struct filter_prog *p);
 void filter_prog_free(struct filter_prog *p);
@@ -64,6 +66,18 @@ int filter_job_wait(struct filter_job *j);
  * program runs, off its start-up). */
 void filter_job_store(struct filter_job *j);
 void filter_job_done(struct filter_job *j);
+
+/*
+ * Whether the supervisor's filter notifies nr only to refuse it (a call
+ * refused to every confined program, or one of its variants: TIOCSTI,
+ * a listener, a user namespace as root): the errno to answer (EPERM, or
+ * ENOSYS for io_uring_setup) with the reason in *why, and in *probe
+ * whether working programs try it and go on without it (quotactl,
+ * name_to_handle_at, io_uring_setup, a user namespace as root, ...),
+ * else 0. Only the refused variants of ioctl, seccomp, unshare and clone
+ * are notified.
+ */
+int filter_refused(int nr, const char **why, bool *probe);
 
 /* The name of a native syscall number (for messages), or "?". */
 const char *filter_syscall_name(int nr);

@@ -301,6 +301,7 @@ void landlock_extra_free(struct landlock_extra *extras, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
 		grants_free(&extras[i].exec);
+		grants_free(&extras[i].exec_named);
 		grants_free(&extras[i].narrow);
 		grants_free(&extras[i].absent);
 		extras[i].narrowed = false;
@@ -359,4 +360,178 @@ bool landlock_narrow_allows(const struct landlock_extra *extras, size_t n,
 		    !layer_allows(&extras[i].narrow, root_fd, right, path))
 			return false;
 	return n > 0;
+}
+
+/* ---- the kernel's answer to an exec ---- */
+
+int landlock_note_exec(struct landlock_extra *x,
+		       const struct fbac_landlock_plan *p)
+{
+	struct stat st;
+	int r;
+
+	/* Followed, as the rule's open follows symlinks. A file replaced
+	 * between the rule and here is taken for the rule's: the check can
+	 * then miss a refusal, never make one up. */
+	for (size_t i = 0; i < p->n_paths; i++)
+		if ((p->paths[i].access & FBAC_LL_FS_EXECUTE) &&
+		    stat(p->paths[i].path, &st) == 0 && S_ISREG(st.st_mode) &&
+		    (r = grant_add(&x->exec_named, p->paths[i].path,
+				   FBAC_LL_FS_EXECUTE, &st)) < 0)
+			return r;
+	return 0;
+}
+
+#define EXEC_MAX_DEPTH 64 /* directories above a program, checked by identity */
+
+struct exec_ids {
+	struct stat file;
+	struct stat up[EXEC_MAX_DEPTH];
+	size_t n_up;
+};
+
+static bool same_obj(const struct stat *a, dev_t dev, ino_t ino)
+{
+	return a->st_dev == dev && a->st_ino == ino;
+}
+
+/* Whether an object a rule names, by identity, covers the program: it is
+ * the program, or (tree) a directory above it. */
+static bool ids_cover(const struct exec_ids *ids, dev_t dev, ino_t ino,
+		      bool tree)
+{
+	if (same_obj(&ids->file, dev, ino))
+		return true;
+	for (size_t i = 0; tree && i < ids->n_up; i++)
+		if (same_obj(&ids->up[i], dev, ino))
+			return true;
+	return false;
+}
+
+/* What names the program and each directory above it, now. */
+static void exec_ids_read(struct exec_ids *ids, int root_fd, const char *path,
+			  const struct stat *st)
+{
+	char up[PATH_MAX];
+	size_t len = strlen(path);
+
+	ids->file = *st;
+	ids->n_up = 0;
+	if (len >= sizeof(up))
+		return;
+	memcpy(up, path, len + 1);
+	while (ids->n_up < EXEC_MAX_DEPTH &&
+	       (len = landlock_parent_len(up, len)) > 0) {
+		up[len] = 0;
+		if (fstatat(root_fd, len > 1 ? up + 1 : ".",
+			    &ids->up[ids->n_up], AT_SYMLINK_NOFOLLOW) == 0)
+			ids->n_up++;
+	}
+}
+
+/* Whether g holds a grant with EXECUTE on the object of st itself. */
+static bool named_file(const struct landlock_grants *g, const struct stat *st)
+{
+	for (size_t i = 0; i < g->n; i++)
+		if (!g->v[i].dir && (g->v[i].access & FBAC_LL_FS_EXECUTE) &&
+		    same_obj(st, g->v[i].dev, g->v[i].ino))
+			return true;
+	return false;
+}
+
+/*
+ * A rule with EXECUTE on the program or a directory above it, in one
+ * entry (x its launch record). A rule naming a file counts only when it
+ * named this very file at launch (by identity: a program made or
+ * replaced since has no rule). Directories: by name first (the plan's
+ * paths are the policy's, canonical); then, with ids, by what each names
+ * now (a plan rule reached through a symlink) or named at launch (a
+ * listed one).
+ */
+static bool entry_runs(const struct fbac_landlock_plan *p,
+		       const struct landlock_extra *x, const char *path,
+		       const struct stat *st, const struct exec_ids *ids)
+{
+	const struct landlock_grants *g = &x->exec;
+	size_t len = strlen(path);
+
+	if (named_file(&x->exec_named, st) || named_file(g, st))
+		return true;
+	for (size_t i = 0; i < p->n_paths; i++) {
+		const struct fbac_ll_path *lp = &p->paths[i];
+		size_t pl = strlen(lp->path);
+		struct stat o;
+
+		if (!(lp->access & FBAC_LL_FS_EXECUTE) ||
+		    (lp->literal_only & FBAC_LL_FS_EXECUTE))
+			continue;
+		if (!ids) {
+			if (pl < len && !strncmp(lp->path, path, pl) &&
+			    (pl == 1 || path[pl] == '/'))
+				return true;
+		} else if (stat(lp->path, &o) == 0 && S_ISDIR(o.st_mode) &&
+			   ids_cover(ids, o.st_dev, o.st_ino, true) &&
+			   !same_obj(&ids->file, o.st_dev, o.st_ino)) {
+			return true;
+		}
+	}
+	for (size_t i = 0; i < g->n; i++) {
+		const struct landlock_grant *d = &g->v[i];
+		size_t pl = strlen(d->path);
+		struct stat o;
+
+		if (!(d->access & FBAC_LL_FS_EXECUTE))
+			continue;
+		if (!ids) {
+			if (d->dir && pl < len && !strncmp(d->path, path, pl) &&
+			    path[pl] == '/')
+				return true;
+		} else if (d->dir && ids_cover(ids, d->dev, d->ino, true)) {
+			return true;
+		} else if (lstat(d->path, &o) == 0 && S_ISLNK(o.st_mode) &&
+			   same_obj(&o, d->dev, d->ino) && stat(d->path, &o) == 0 &&
+			   ids_cover(ids, o.st_dev, o.st_ino, S_ISDIR(o.st_mode))) {
+			/* The symlink listed, granted on what it names. */
+			return true;
+		}
+	}
+	return false;
+}
+
+size_t landlock_exec_refuser(const struct fbac_stack *stk,
+			     const struct landlock_extra *extras, size_t n,
+			     int root_fd, const char *path,
+			     const struct stat *st, bool *made_since)
+{
+	struct exec_ids ids;
+	bool read = false;
+
+	*made_since = false;
+	if (path[0] != '/' || !S_ISREG(st->st_mode))
+		return SIZE_MAX;
+	for (size_t i = 0; i < n && i < stk->n; i++) {
+		const struct fbac_landlock_plan *p = &stk->entries[i].policy->ll;
+
+		if (!(p->handled_fs & FBAC_LL_FS_EXECUTE) ||
+		    entry_runs(p, &extras[i], path, st, NULL))
+			continue;
+		if (!read) {
+			exec_ids_read(&ids, root_fd, path, st);
+			read = true;
+		}
+		if (entry_runs(p, &extras[i], path, st, &ids))
+			continue;
+		/* In a directory listed at launch, or named by a rule of its
+		 * own: made (or replaced) since. */
+		for (size_t k = 0; k < p->n_expand; k++)
+			if ((p->expand[k].access & FBAC_LL_FS_EXECUTE) &&
+			    fbac_path_is_under(path, p->expand[k].dir))
+				*made_since = true;
+		for (size_t k = 0; k < p->n_paths; k++)
+			if ((p->paths[k].access & FBAC_LL_FS_EXECUTE) &&
+			    streq(p->paths[k].path, path))
+				*made_since = true;
+		return i;
+	}
+	return SIZE_MAX;
 }

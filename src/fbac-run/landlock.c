@@ -464,7 +464,10 @@ int landlock_prepare(const struct fbac_stack *st, int abi,
 		if ((r = prepare_one(&st->entries[i], abi,
 				     extras ? &extras[i] : NULL, sup_reads,
 				     n_sup_reads, &sup_fds[i],
-				     prog_fds ? &prog_fds[i] : NULL)) < 0) {
+				     prog_fds ? &prog_fds[i] : NULL)) < 0 ||
+		    /* What its rules with EXECUTE named, for the exec check. */
+		    (extras && (r = landlock_note_exec(
+					&extras[i], &st->entries[i].policy->ll)) < 0)) {
 			landlock_close(sup_fds, st->n);
 			if (prog_fds)
 				landlock_close(prog_fds, st->n);

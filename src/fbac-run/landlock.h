@@ -48,6 +48,9 @@ struct landlock_extra {
 	struct landlock_grants exec;
 	/* The program's read rights (plan->narrow), sorted by path. */
 	struct landlock_grants narrow;
+	/* The regular files the plan's rules with EXECUTE named at launch
+	 * (symlinks followed), by identity: landlock_note_exec(). */
+	struct landlock_grants exec_named;
 	/* Narrow rule paths found missing (ENOENT, no symlink on the way),
 	 * sorted: landlock_prepare does not look for them again. */
 	struct landlock_grants absent;
@@ -84,6 +87,10 @@ size_t landlock_ll_find(const struct fbac_ll_path *v, size_t n,
 const struct landlock_grant *landlock_grant_at(const struct landlock_grants *g,
 					      const char *path);
 
+/* Record in x->exec_named the regular file each rule of p with EXECUTE
+ * names, once its rules are made. Return: 0 or -ENOMEM. */
+int landlock_note_exec(struct landlock_extra *x,
+		       const struct fbac_landlock_plan *p);
 /* Close the rule objects landlock_expand held open for landlock_prepare. */
 void landlock_extra_release(struct landlock_extra *extras, size_t n);
 void landlock_extra_free(struct landlock_extra *extras, size_t n);
@@ -97,6 +104,22 @@ void landlock_extra_free(struct landlock_extra *extras, size_t n);
 bool landlock_narrow_allows(const struct landlock_extra *extras, size_t n,
 			    int root_fd, uint64_t right, const char *path);
 
+/*
+ * Whether the kernel's rules of the program's domains let it run the
+ * regular file at path (canonical; st its stat): in each entry that
+ * handles EXECUTE, a plan rule or a rule listed at launch must name it or
+ * a directory above it (by name, else by what each names now, and a
+ * listed program must be the very file listed). Return: SIZE_MAX when
+ * they do; else the index of the first entry that does not, with
+ * *made_since set when the file is in a directory listed at launch or a
+ * rule names it (what was made or replaced since has no rule). Cost:
+ * identity and string compares unless the answer is no.
+ */
+struct stat;
+size_t landlock_exec_refuser(const struct fbac_stack *stk,
+			     const struct landlock_extra *extras, size_t n,
+			     int root_fd, const char *path,
+			     const struct stat *st, bool *made_since);
 /*
  * Build the Landlock rulesets of every stack entry, opening each rule's
  * path once for both: sup_fds[i], the supervisor's own layer (which also

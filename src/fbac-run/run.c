@@ -376,6 +376,9 @@ static int run_report(struct run_state *rs)
 		return r == ENOENT ? EXIT_NOT_FOUND : EXIT_CANNOT_EXEC;
 	}
 	ret = exit_status(rs->status);
+	/* Killed by the filter (another architecture): said here. */
+	if (WIFSIGNALED(rs->status) && WTERMSIG(rs->status) == SIGSYS)
+		events_killed(&rs->s, rs->la.pid, rs->exe);
 	if (o->mode == MODE_LEARN) {
 		fclose(rs->s.log);
 		rs->s.log = NULL;

@@ -13,12 +13,14 @@
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 #include "call.h"
+#include "landlock.h"
 #include "sup-handlers.h"
 
 #define HEAD_SIZE 4096 /* ELF program headers and a #! line are here */
@@ -85,6 +87,45 @@ static int interpreter_of(int fd, char *out, size_t size)
 }
 
 /*
+ * Whether the kernel's Landlock rules will let the file run, now that
+ * the policy allowed it: a program made or replaced after start-up that
+ * a pattern or a rule of its own grants has no rule (they are made at
+ * launch, on the objects there then), nor has one granted by a pattern
+ * the kernel cannot be given. Refused here,
+ * with the reason, rather than by the kernel out of sight.
+ */
+static bool kernel_runs(struct call *c, const struct resolved *r,
+			const char *about)
+{
+	const struct sup *s = c->s;
+	const struct fbac_stack_entry *e;
+	char reason[512];
+	bool made_since, ok;
+	size_t i;
+
+	if (s->mode != MODE_ENFORCE || !s->extras || !s->n_extras ||
+	    __atomic_load_n(&s->roots_vary, __ATOMIC_ACQUIRE))
+		return true;
+	i = landlock_exec_refuser(s->stack, s->extras, s->n_extras, s->root_fd,
+				  r->path, &r->st, &made_since);
+	if (i == SIZE_MAX || landlock_abi() < 1)
+		return true;
+	e = &s->stack->entries[i];
+	if (made_since)
+		snprintf(reason, sizeof(reason),
+			 "granted by %s (layer %s), but the kernel's rules were made as fbac-run started, and this file was made or replaced since: it runs in the next run",
+			 e->policy->name, e->layer_name);
+	else
+		snprintf(reason, sizeof(reason),
+			 "granted by %s (layer %s) by a rule the kernel cannot be given ('fbac-run --check' lists these gaps), so the kernel refuses it",
+			 e->policy->name, e->layer_name);
+	c->about = about;
+	ok = call_refuse(c, FBAC_OP_FILE_EXECUTE, r->path, reason);
+	c->about = NULL;
+	return ok;
+}
+
+/*
  * Whether what the kernel loads to run prog (a script's interpreter, an
  * ELF loader, in turn) may be executed: decided with denial lines and
  * events, as Landlock would refuse them out of sight.
@@ -98,6 +139,8 @@ static bool exec_needs_allowed(struct call *c, const struct resolved *prog)
 	bool ok = true;
 
 	snprintf(of, sizeof(of), "%s", prog->path);
+	if (prog->fd >= 0 && !kernel_runs(c, prog, NULL))
+		return false;
 	for (int depth = 0; ok && depth < MAX_DEPTH; depth++) {
 		int kind = interpreter_of(fd, interp, sizeof(interp));
 
@@ -111,6 +154,8 @@ static bool exec_needs_allowed(struct call *c, const struct resolved *prog)
 		c->about = about;
 		ok = call_decide_path(c, FBAC_OP_FILE_EXECUTE, r.path);
 		c->about = NULL;
+		if (ok && r.fd >= 0)
+			ok = kernel_runs(c, &r, about);
 		snprintf(of, sizeof(of), "%s", r.path);
 		fd = r.fd;
 	}

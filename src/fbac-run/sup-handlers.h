@@ -26,6 +26,18 @@ bool handle_attr(struct call *c);
 bool handle_exec(struct call *c);
 /* sup-file.c: chdir, chroot, inotify_add_watch, memfd_create */
 bool handle_file(struct call *c);
+/* sup-refused.c: a call the filter notifies only to refuse it
+ * (filter_refused()), answered with its errno after its line and event,
+ * in every mode */
+bool handle_refused(struct call *c);
+/* sup-refused.c: ftruncate, made on the supervisor's copy of the
+ * descriptor (the same open file, so Landlock's same answer), a refusal
+ * told with the policy's answer for the file's path */
+bool handle_ftruncate(struct call *c);
+/* sup-refused.c: kill, tkill, tgkill, rt_sigqueueinfo, rt_tgsigqueueinfo,
+ * pidfd_send_signal: the policy's line where Landlock's signal scope will
+ * refuse the signal; the call then continues and the kernel decides */
+bool handle_signal(struct call *c);
 /* sup-net.c: connect, bind, listen */
 void handle_net(struct call *c);
 /* sup-send.c: sendto, sendmsg, sendmmsg */

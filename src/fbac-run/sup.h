@@ -145,4 +145,11 @@ void supervise_end(struct supervisor *sv);
  * (events.c). */
 void events_summary(struct sup *s);
 
+/*
+ * events.c: the program (pid, running exe) was killed by SIGSYS, as the
+ * filter kills the system calls of another architecture (nobody can
+ * answer them): its line and event, at exit.
+ */
+void events_killed(struct sup *s, pid_t pid, const char *exe);
+
 #endif

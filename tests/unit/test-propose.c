@@ -129,6 +129,12 @@ static void test_parse(void)
 	is_int(parse("{\"exe\": \"x\", \"syscall\": \"s\", \"operation\": \"file_read\", "
 		     "\"object\": \"/x\", \"decision\": \"deny\", \"reason\": \"r\"}", &d),
 	       0, "fbac-run's own refusals are skipped, not errors");
+	is_int(parse("{\"exe\": \"x\", \"syscall\": \"ptrace\", \"operation\": \"syscall\", "
+		     "\"object\": \"ptrace\", \"decision\": \"deny\", \"reason\": \"r\"}", &d),
+	       0, "a system call refused as such is skipped");
+	is_int(parse("{\"exe\": \"x\", \"syscall\": \"ptrace\", \"operation\": \"syscall\", "
+		     "\"object\": \"ptrace\", \"decision\": \"deny\"}", &d),
+	       -EINVAL, "'syscall' without its reason is no operation");
 	is_int(parse("", &d), -EINVAL, "empty line");
 	like(d.msg, "column 1: expected '{'", "empty line: column 1");
 	is_int(parse("{\"exe\": \"x\"", &d), -EINVAL, "cut short");
