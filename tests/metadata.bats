@@ -249,10 +249,12 @@ stat_policy() { # FILE METADATA
 		run --separate-stderr "$FBAC" show "$app"
 		expect_status 0
 		[[ $output == *$'\n'"metadata: mediated, from "* ]] || continue
-		# The application as stat's policy: its name and executables replaced.
+		# The application as stat's policy: its name and executables
+		# replaced, and no options of its own sandbox's fallback.
 		awk -v exe=/usr/bin/stat '
 			/^application:/ { print "application: stat"; next }
 			/^executables:/ { print "executables: [" exe "]"; skip = ($0 !~ /\[/); next }
+			/^sandbox_fallback:/ { skip = ($0 !~ /\[/); next }
 			skip && /^  - / { next }
 			{ skip = 0; print }' "$f" >"$FBAC_USER_DIR/probe.yaml"
 		run --separate-stderr "$FBAC_RUN" --check stat
