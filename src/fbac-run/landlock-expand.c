@@ -83,7 +83,8 @@ static bool hole_inside(const struct fbac_ll_expand *e, const char *path)
  * here and no hole.
  */
 static int expand_dir(const struct fbac_ll_expand *e, const char *dir,
-		      unsigned depth, bool narrow, struct landlock_grants *g)
+		      unsigned depth, bool narrow, struct landlock_grants *g,
+		      size_t *budget)
 {
 	DIR *d = opendir(dir);
 	struct dirent *de;
@@ -102,11 +103,19 @@ static int expand_dir(const struct fbac_ll_expand *e, const char *dir,
 		    (int)sizeof(child))
 			continue;
 		if ((e->glob && !fbac_pattern_match(e->glob, child)) ||
-		    is_hole(e, child) || lstat(child, &st) < 0)
+		    is_hole(e, child))
+			continue;
+		/* Past the budget, stop before the entry costs anything. */
+		if (budget && (*budget)-- == 0) {
+			r = -E2BIG;
+			break;
+		}
+		if (lstat(child, &st) < 0)
 			continue;
 		if (hole_inside(e, child)) {
 			if (S_ISDIR(st.st_mode) && depth < FBAC_MAX_EXPAND_DEPTH)
-				r = expand_dir(e, child, depth + 1, narrow, g);
+				r = expand_dir(e, child, depth + 1, narrow, g,
+					       budget);
 			continue;
 		}
 		if (e->glob && S_ISDIR(st.st_mode))
@@ -227,6 +236,27 @@ static bool narrow_covered(const struct fbac_ll_path *v, size_t n, size_t k)
 	return false;
 }
 
+/*
+ * The narrow rules of a directory listed entry by entry (a tree with a
+ * hole, a pattern), at most FBAC_MAX_NARROW_LISTED entries: each costs
+ * about five system calls at every start (a busy /tmp, listed for
+ * Temporary_Files' holes, was most of a start-up). Beyond that none is
+ * listed, and reads there are opened by the supervisor: only slower.
+ */
+static int narrow_expand(const struct fbac_ll_expand *e,
+			 struct landlock_extra *x)
+{
+	size_t n0 = x->narrow.n, budget = FBAC_MAX_NARROW_LISTED;
+	int r = expand_dir(e, e->dir, 0, true, &x->narrow, &budget);
+
+	if (r != -E2BIG)
+		return r;
+	while (x->narrow.n > n0)
+		free(x->narrow.v[--x->narrow.n].path);
+	x->unlisted++;
+	return 0;
+}
+
 static int cmp_grant(const void *a, const void *b)
 {
 	return strcmp(((const struct landlock_grant *)a)->path,
@@ -245,7 +275,7 @@ int landlock_expand(const struct fbac_stack *st, struct landlock_extra *extras)
 		*x = (struct landlock_extra){ 0 };
 		for (size_t k = 0; k < p->n_expand; k++)
 			if ((r = expand_dir(&p->expand[k], p->expand[k].dir, 0,
-					    false, &x->exec)) < 0)
+					    false, &x->exec, NULL)) < 0)
 				return r;
 		for (size_t k = 0; k < p->n_narrow; k++) {
 			if (narrow_covered(p->narrow, p->n_narrow, k)) {
@@ -257,9 +287,7 @@ int landlock_expand(const struct fbac_stack *st, struct landlock_extra *extras)
 				return r;
 		}
 		for (size_t k = 0; k < p->n_narrow_expand; k++)
-			if ((r = expand_dir(&p->narrow_expand[k],
-					    p->narrow_expand[k].dir, 0, true,
-					    &x->narrow)) < 0)
+			if ((r = narrow_expand(&p->narrow_expand[k], x)) < 0)
 				return r;
 		if (x->narrow.n)
 			qsort(x->narrow.v, x->narrow.n, sizeof(*x->narrow.v),
