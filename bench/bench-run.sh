@@ -74,6 +74,9 @@
 # BENCH_KEEP=1 (keep the scratch tree).
 # A full run takes about 4 minutes on 2 cores, mostly strace.
 #
+# docs/performance.md has the figures against issue 20's targets, and
+# what each remaining gap costs.
+#
 # The machine this project is measured on is a noisy 2-vCPU VM: ratios
 # within about +-15% of 1.0 mean nothing (docs: shared research notes,
 # perf-baselines.md).
