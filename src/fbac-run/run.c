@@ -414,7 +414,8 @@ static void run_end(struct run_state *rs)
 			fprintf(stderr, "fbac: landlock: %zu granted paths do not exist yet: the supervisor's layer holds their rights on the nearest directory above, and the policy decides below it\n",
 				absent);
 		if (o->mode == MODE_ENFORCE && rs->la.pid > 0 && unlisted)
-			fprintf(stderr, "fbac: landlock: %zu directories read entry by entry have more than %d entries: not listed, the supervisor opens what is read there\n",
+			fprintf(stderr,
+				"fbac: landlock: %zu directories read entry by entry have more than %d entries: not listed, the supervisor opens what is read there\n",
 				unlisted, FBAC_MAX_NARROW_LISTED);
 	}
 	events_summary(&rs->s);

@@ -84,4 +84,3 @@ int resolve_dirfd_name(struct call *c, int dirfd, const char *path,
 	out->is_dir = S_ISDIR(out->st.st_mode);
 	return 0;
 }
-
