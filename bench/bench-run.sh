@@ -46,6 +46,14 @@
 #   tar         tar -cf /dev/null /usr/include (Archive_Manager: visible)
 #   tar-mediated  the same with -D metadata=mediated
 #   python      /usr/bin/python3 -c 'import email, json, http.client'
+#   firefox     firefox-esr --headless --screenshot of a page served on
+#               127.0.0.1 (python3's http.server, started here), its
+#               shipped application policy (Web_Browser: metadata
+#               mediated) with -D ports= that port, HOME a scratch
+#               directory: the time to a finished screenshot, median of
+#               BENCH_FIREFOX_RUNS (5) whatever BENCH_RUNS is; left out
+#               when firefox-esr is not installed. bwrap shares the
+#               network for it (the server is outside its namespace)
 #   startup     /bin/true (what launching costs), the cache warm (every
 #               run after the first): the compiled policy from it, no
 #               policy file read, the seccomp filter from it
@@ -61,9 +69,13 @@
 # Environment: FBAC_BUILD (build directory, default build/), BENCH_RUNS
 # (timed runs per cell, default 5, at least 5 is sensible), BENCH_N,
 # BENCH_ONLY (a space-separated subset of the workload names above),
+# BENCH_FIREFOX_RUNS (the firefox row's runs, default 5),
 # BENCH_WITHOUT (tools to treat as not installed, e.g. "hyperfine strace"),
 # BENCH_KEEP=1 (keep the scratch tree).
 # A full run takes about 4 minutes on 2 cores, mostly strace.
+#
+# docs/performance.md has the figures against issue 20's targets, and
+# what each remaining gap costs.
 #
 # The machine this project is measured on is a noisy 2-vCPU VM: ratios
 # within about +-15% of 1.0 mean nothing (docs: shared research notes,
@@ -176,7 +188,7 @@ PY=/usr/bin/python3
 # ---------------------------------------------------------------- workloads
 # name | fbac-run options (one per line in FBAC_OPTS) | command
 declare -a W_NAMES=() W_CMDS=()
-declare -A FBAC_OPTS=() W_DATADIR=()
+declare -A FBAC_OPTS=() W_DATADIR=() W_HOME=() W_RUNS=()
 
 workload() {
 	local name=$1 opts=$2
@@ -236,6 +248,51 @@ workload tar-mediated "--as Archive_Manager --as Read_Only_Files -D Archive_Mana
 # http.client imports ssl, which reads the OpenSSL configuration.
 workload python "--as Script_Interpreter --as TLS_Certificates -D Script_Interpreter.projects=$WORK" \
 	"$PY" -c 'import email, json, http.client'
+# firefox: the page and its server, only when the row is asked for.
+firefox_row() {
+	local port
+	if [[ -n $ONLY && " $ONLY " != *" firefox "* ]]; then
+		return
+	fi
+	if ! have firefox-esr || [[ ! -x $PY ]]; then
+		echo "bench-run: firefox-esr or python3 is not installed: the firefox row is left out" >&2
+		return
+	fi
+	mkdir -p "$WORK/www" "$WORK/ffhome"
+	cat >"$WORK/www/index.html" <<-'EOF'
+		<!doctype html><html><head><title>fbac bench page</title></head>
+		<body style="background:#ff0000;margin:0">
+		<div style="width:400px;height:200px;background:#00ff00"></div>
+		<h1 style="color:#0000ff;font-size:64px">fbac bench page</h1>
+		</body></html>
+	EOF
+	# A port the kernel picks, written once the server listens.
+	"$PY" -c 'import functools, http.server, sys
+h = functools.partial(http.server.SimpleHTTPRequestHandler, directory=sys.argv[1])
+h.log_message = lambda *a: None
+s = http.server.ThreadingHTTPServer(("127.0.0.1", 0), h)
+open(sys.argv[2] + ".tmp", "w").write(str(s.server_address[1]))
+__import__("os").rename(sys.argv[2] + ".tmp", sys.argv[2])
+s.serve_forever()' "$WORK/www" "$WORK/www.port" </dev/null >/dev/null 2>&1 &
+	HTTP_PID=$!
+	for _ in $(seq 1 100); do
+		[[ -s $WORK/www.port ]] && break
+		sleep 0.05
+	done
+	if ! port=$(cat "$WORK/www.port" 2>/dev/null) || [[ -z $port ]]; then
+		echo "bench-run: the loopback server did not start: the firefox row is left out" >&2
+		return
+	fi
+	workload firefox "-D ports=80,443,$port" \
+		firefox-esr --headless --screenshot "$WORK/ffhome/shot.png" \
+		"http://127.0.0.1:$port/index.html"
+	W_HOME[firefox]=$WORK/ffhome
+	W_RUNS[firefox]=${BENCH_FIREFOX_RUNS:-5}
+}
+HTTP_PID=
+trap '[[ -z $HTTP_PID ]] || kill "$HTTP_PID" 2>/dev/null
+	[[ -n ${BENCH_KEEP:-} ]] || rm -rf -- "$WORK"' EXIT
+firefox_row
 workload startup "--as Text_Viewer -D Text_Viewer.files=$WORK" /bin/true
 if [[ -d $WORK/floorlib ]]; then
 	workload startup-floor "--as Floor" /bin/true
@@ -245,16 +302,12 @@ else
 fi
 workload startup-cold "--as Text_Viewer -D Text_Viewer.files=$WORK" /bin/true
 
-# in_env NAME CMD...: run CMD with the library of workload NAME (the
-# variable, not env(1): nothing more is timed).
+# in_env NAME CMD...: run CMD with the library and the HOME of workload
+# NAME (variables, not env(1): nothing more is timed).
 in_env() {
 	local name=$1
 	shift
-	if [[ -n ${W_DATADIR[$name]:-} ]]; then
-		FBAC_DATADIR=${W_DATADIR[$name]} "$@"
-	else
-		"$@"
-	fi
+	FBAC_DATADIR=${W_DATADIR[$name]:-$FBAC_DATADIR} HOME=${W_HOME[$name]:-$HOME} "$@"
 }
 
 # ---------------------------------------------------------------- sandboxes
@@ -284,6 +337,8 @@ prefix() {
 	bwrap)
 		p=(bwrap --ro-bind / / --dev /dev --proc /proc --unshare-all
 			--die-with-parent --bind "$WORK" "$WORK" --chdir "$WORK")
+		# The loopback server is in our network namespace.
+		[[ $name != firefox ]] || p+=(--share-net)
 		;;
 	firejail) p=(firejail --quiet --noprofile) ;;
 	esac
@@ -368,9 +423,9 @@ now_us() {
 # time_loop INDEX: time every mode of workload INDEX with a bash loop,
 # the modes interleaved run by run; medians in ms.
 time_loop() {
-	local i=$1 name=${W_NAMES[$1]} r mode t0 t1
+	local i=$1 name=${W_NAMES[$1]} r mode t0 t1 runs=${W_RUNS[${W_NAMES[$1]}]:-$RUNS}
 	declare -A samples=()
-	for ((r = 0; r < RUNS; r++)); do
+	for ((r = 0; r < runs; r++)); do
 		for mode in "${MODES[@]}"; do
 			[[ -n ${AVAIL[$mode]:-} ]] || continue
 			split "$(cmdline "$mode" "$i")"
@@ -390,7 +445,7 @@ time_loop() {
 # time_hyperfine INDEX: one hyperfine run over every mode of workload INDEX.
 time_hyperfine() {
 	local i=$1 name=${W_NAMES[$1]} mode
-	local -a args=(-N --style none --warmup 0 --runs "$RUNS" -i
+	local -a args=(-N --style none --warmup 0 --runs "${W_RUNS[$name]:-$RUNS}" -i
 		--export-csv "$WORK/h.csv")
 	for mode in "${MODES[@]}"; do
 		[[ -n ${AVAIL[$mode]:-} ]] || continue

@@ -78,6 +78,9 @@
  * listed for them: beyond, what is not listed is not granted (fail closed). */
 #define FBAC_MAX_EXPAND_RULES 4096
 #define FBAC_MAX_EXPAND_DEPTH 16
+/* Entries of one directory listed for the program's narrow read rules: past
+ * it none are, and what is read there is opened by the supervisor. */
+#define FBAC_MAX_NARROW_LISTED 64
 #define FBAC_MAX_SEND (4u << 20) /* bytes of one send fbac-run copies */
 #define FBAC_MAX_CONTROL 4096	 /* bytes of ancillary data of one send */
 #define FBAC_MAX_IOV 1024 /* iovecs of one send, messages of one sendmmsg */

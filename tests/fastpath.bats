@@ -216,3 +216,71 @@ paths() {
 	[[ $(continued "$(cat "$BATS_TEST_TMPDIR/fast.err")") -ge 2 ]] ||
 		fail "no fast path: $(cat "$BATS_TEST_TMPDIR/fast.err")"
 }
+
+# denial_lines STDERR: the objects of the denial lines in STDERR.
+denial_lines() {
+	sed -n "s/^fbac: denied [a-z_]* '\([^']*\)' for .*/\1/p" <<<"$1"
+}
+
+@test "fast path: an ungranted read and a read in the carve-out are refused, each with a line" {
+	# The policy uses the fast path (reads in the tree continue in the
+	# kernel); a read outside every grant and one in the carved-out
+	# subtree are the supervisor's, refused with a denial line: the
+	# kernel's rules never refuse alone.
+	echo "$SECRET" >"$HOME/outside"
+	run --separate-stderr "$FBAC_RUN" -v -P "$RUN_FIX/lib" --as Test_System \
+		--as Test_Read_Except -D "Test_Read_Except.dir=$T" \
+		-D "Test_Read_Except.except=$T/secret" \
+		"$PROGS/open-many" "$T/pub/a" "$HOME/outside" "$T/secret/s" \
+		"$T/secret" "$T/pub/sub/b"
+	[[ $status -eq 0 ]] || fail "open-many failed: $stderr"
+	grep -qx "$T/pub/a ok 7" <<<"$output" || fail "pub/a: $output"
+	grep -qx "$HOME/outside EACCES" <<<"$output" || fail "outside: $output"
+	grep -qx "$T/secret/s EACCES" <<<"$output" || fail "the hole: $output"
+	grep -qx "$T/secret EACCES" <<<"$output" || fail "the hole listed: $output"
+	[[ $output != *"$SECRET"* ]] || fail "the secret leaked"
+	local d p
+	d=$(denial_lines "$stderr")
+	for p in "$HOME/outside" "$T/secret/s" "$T/secret"; do
+		grep -qxF "$p" <<<"$d" || fail "no denial line for '$p': $stderr"
+	done
+	# The two allowed reads continued, nothing else did (the program's
+	# own start, its libraries, continues as without any path).
+	local n
+	n=$(continued "$stderr")
+	run --separate-stderr opens --
+	[[ $status -eq 0 ]] || fail "open-many failed: $stderr"
+	[[ $n -eq $(($(continued "$stderr") + 2)) ]] ||
+		fail "continued: $n, without a path: $stderr"
+}
+
+@test "fast path: a carve-out in a directory of more than 64 entries leaves its reads to the supervisor" {
+	# The tree's top has a hole, so its narrow rules list it entry by
+	# entry; with 70 more entries it is not listed (start-up would pay
+	# for each), and what is read there is opened by the supervisor,
+	# with the same answers.
+	for i in $(seq 1 70); do
+		echo "entry $i" >"$T/e$i"
+	done
+	local -a p=("$T/e1" "$T/e70" "$T/pub/a" "$T/pub" "$T/secret/s"
+		"$T/secret" "$T/pub/out" "$T")
+	run --separate-stderr opens -- "${p[@]}"
+	[[ $status -eq 0 ]] || fail "open-many failed: $stderr"
+	local fast=$output fast_err=$stderr
+	run --separate-stderr opens --supervise-all -- "${p[@]}"
+	[[ $status -eq 0 ]] || fail "open-many failed: $stderr"
+	[[ $output == "$fast" ]] || fail "disagree: fast=$fast supervisor=$output"
+	grep -qx "$T/e70 ok 9" <<<"$fast" || fail "e70: $fast"
+	grep -qx "$T/pub/a ok 7" <<<"$fast" || fail "pub/a: $fast"
+	grep -qx "$T/secret/s EACCES" <<<"$fast" || fail "the hole: $fast"
+	grep -qx "$T dir 75" <<<"$fast" || fail "the top: $fast"
+	[[ $fast != *"$SECRET"* ]] || fail "the secret leaked"
+	[[ $fast_err == *"fbac: landlock: 1 directories read entry by entry have more than 64 entries"* ]] ||
+		fail "-v does not say so: $fast_err"
+	# Nothing under the tree continued: as many as without a path (the
+	# program's start).
+	run --separate-stderr opens --
+	[[ $status -eq 0 ]] || fail "open-many failed: $stderr"
+	[[ $(continued "$fast_err") -eq $(continued "$stderr") ]] ||
+		fail "continued: $fast_err; without a path: $stderr"
+}

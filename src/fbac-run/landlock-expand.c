@@ -20,107 +20,9 @@
 
 #include "fbac-limits.h"
 #include "landlock.h"
+#include "landlock-list.h"
 #include "macro.h"
 #include "path.h"
-
-static int grant_add(struct landlock_grants *g, const char *path,
-		     uint64_t access, const struct stat *st)
-{
-	if (g->n >= FBAC_MAX_EXPAND_RULES)
-		return 0;
-	if (g->n == g->cap) {
-		size_t cap = g->cap ? g->cap * 2 : 16;
-		struct landlock_grant *v = realloc(g->v, cap * sizeof(*v));
-
-		if (!v)
-			return -ENOMEM;
-		g->v = v;
-		g->cap = cap;
-	}
-	g->v[g->n] = (struct landlock_grant){ .access = access, .fd = -1 };
-	g->v[g->n].path = strdup(path);
-	if (!g->v[g->n].path)
-		return -ENOMEM;
-	if (st) {
-		g->v[g->n].dir = S_ISDIR(st->st_mode);
-		g->v[g->n].dev = st->st_dev;
-		g->v[g->n].ino = st->st_ino;
-	}
-	g->n++;
-	return 0;
-}
-
-static bool is_hole(const struct fbac_ll_expand *e, const char *path)
-{
-	for (size_t i = 0; i < e->n_holes; i++)
-		if (fbac_pattern_match(e->holes[i], path))
-			return true;
-	return false;
-}
-
-/* Whether a hole lies strictly below path (then path must be listed). */
-static bool hole_inside(const struct fbac_ll_expand *e, const char *path)
-{
-	size_t n = strlen(path);
-
-	for (size_t i = 0; i < e->n_holes; i++) {
-		const char *h = e->holes[i];
-		size_t pl = fbac_pattern_prefix_len(h);
-
-		if (pl > n && !strncmp(h, path, n) && (n == 1 || h[n] == '/'))
-			return true;
-	}
-	return false;
-}
-
-/*
- * List dir: grant each entry that matches and is no hole; descend into
- * entries with a hole inside. An entry a pattern names is granted as
- * itself: a directory among them would grant all below it, so it is left
- * to the supervisor. narrow: the rules must never exceed the policy, so
- * symlinks (which the kernel would grant on their target) are left out
- * too; for EXECUTE a symlink is granted on what it names when that is
- * here and no hole.
- */
-static int expand_dir(const struct fbac_ll_expand *e, const char *dir,
-		      unsigned depth, bool narrow, struct landlock_grants *g)
-{
-	DIR *d = opendir(dir);
-	struct dirent *de;
-	int r = 0;
-
-	if (!d)
-		return 0; /* nothing there, nothing to grant */
-	while (r == 0 && (de = readdir(d))) {
-		char child[PATH_MAX], real[PATH_MAX];
-		struct stat st;
-
-		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
-			continue;
-		if (snprintf(child, sizeof(child), "%s%s%s", dir,
-			     strcmp(dir, "/") ? "/" : "", de->d_name) >=
-		    (int)sizeof(child))
-			continue;
-		if ((e->glob && !fbac_pattern_match(e->glob, child)) ||
-		    is_hole(e, child) || lstat(child, &st) < 0)
-			continue;
-		if (hole_inside(e, child)) {
-			if (S_ISDIR(st.st_mode) && depth < FBAC_MAX_EXPAND_DEPTH)
-				r = expand_dir(e, child, depth + 1, narrow, g);
-			continue;
-		}
-		if (e->glob && S_ISDIR(st.st_mode))
-			continue;
-		if (S_ISLNK(st.st_mode) &&
-		    (narrow || !realpath(child, real) || is_hole(e, real) ||
-		     hole_inside(e, real) || !fbac_path_is_under(real, e->dir) ||
-		     (e->glob && !fbac_pattern_match(e->glob, real))))
-			continue;
-		r = grant_add(g, child, e->access, &st);
-	}
-	closedir(d);
-	return r;
-}
 
 int landlock_open_canonical(const char *path)
 {
@@ -144,7 +46,7 @@ static int narrow_rule(const struct fbac_ll_path *lp, struct landlock_grants *g,
 	/* Missing with no symlink on the way: no rule can name it, in any
 	 * ruleset (absent is asked before opening it again). */
 	if (fd == -ENOENT)
-		return grant_add(absent, lp->path, 0, NULL);
+		return landlock_grant_add(absent, lp->path, 0, NULL);
 	if (fd < 0)
 		return 0; /* reached through a symlink */
 	if (fstat(fd, &st) < 0 || S_ISLNK(st.st_mode))
@@ -154,7 +56,7 @@ static int narrow_rule(const struct fbac_ll_path *lp, struct landlock_grants *g,
 		return 0;
 	size_t n = g->n;
 
-	if ((r = grant_add(g, lp->path, lp->access, &st)) < 0)
+	if ((r = landlock_grant_add(g, lp->path, lp->access, &st)) < 0)
 		return r;
 	if (g->n > n && *held < FBAC_MAX_HELD_FDS) {
 		g->v[g->n - 1].fd = TAKE_FD(fd);
@@ -227,13 +129,36 @@ static bool narrow_covered(const struct fbac_ll_path *v, size_t n, size_t k)
 	return false;
 }
 
+/*
+ * The narrow rules of a directory listed entry by entry (a tree with a
+ * hole, a pattern), at most FBAC_MAX_NARROW_LISTED entries: each costs
+ * about five system calls at every start (a busy /tmp, listed for
+ * Temporary_Files' holes, was most of a start-up). Beyond that none is
+ * listed, and reads there are opened by the supervisor: only slower.
+ */
+static int narrow_expand(const struct fbac_ll_expand *e,
+			 struct landlock_extra *x, struct listings *cache)
+{
+	size_t n0 = x->narrow.n, budget = FBAC_MAX_NARROW_LISTED;
+	int r = landlock_expand_dir(e, e->dir, 0, true, &x->narrow, &budget,
+				    cache);
+
+	if (r != -E2BIG)
+		return r;
+	while (x->narrow.n > n0)
+		free(x->narrow.v[--x->narrow.n].path);
+	x->unlisted++;
+	return 0;
+}
+
 static int cmp_grant(const void *a, const void *b)
 {
 	return strcmp(((const struct landlock_grant *)a)->path,
 		      ((const struct landlock_grant *)b)->path);
 }
 
-int landlock_expand(const struct fbac_stack *st, struct landlock_extra *extras)
+static int expand_all(const struct fbac_stack *st,
+		      struct landlock_extra *extras, struct listings *cache)
 {
 	size_t held = 0;
 	int r;
@@ -244,8 +169,9 @@ int landlock_expand(const struct fbac_stack *st, struct landlock_extra *extras)
 
 		*x = (struct landlock_extra){ 0 };
 		for (size_t k = 0; k < p->n_expand; k++)
-			if ((r = expand_dir(&p->expand[k], p->expand[k].dir, 0,
-					    false, &x->exec)) < 0)
+			if ((r = landlock_expand_dir(&p->expand[k],
+						     p->expand[k].dir, 0, false,
+						     &x->exec, NULL, cache)) < 0)
 				return r;
 		for (size_t k = 0; k < p->n_narrow; k++) {
 			if (narrow_covered(p->narrow, p->n_narrow, k)) {
@@ -257,9 +183,8 @@ int landlock_expand(const struct fbac_stack *st, struct landlock_extra *extras)
 				return r;
 		}
 		for (size_t k = 0; k < p->n_narrow_expand; k++)
-			if ((r = expand_dir(&p->narrow_expand[k],
-					    p->narrow_expand[k].dir, 0, true,
-					    &x->narrow)) < 0)
+			if ((r = narrow_expand(&p->narrow_expand[k], x, cache)) <
+			    0)
 				return r;
 		if (x->narrow.n)
 			qsort(x->narrow.v, x->narrow.n, sizeof(*x->narrow.v),
@@ -269,6 +194,15 @@ int landlock_expand(const struct fbac_stack *st, struct landlock_extra *extras)
 			      cmp_grant);
 	}
 	return 0;
+}
+
+int landlock_expand(const struct fbac_stack *st, struct landlock_extra *extras)
+{
+	struct listings cache = { .n = 0 };
+	int r = expand_all(st, extras, &cache);
+
+	landlock_listings_free(&cache);
+	return r;
 }
 
 static void grants_release(struct landlock_grants *g)
@@ -376,8 +310,8 @@ int landlock_note_exec(struct landlock_extra *x,
 	for (size_t i = 0; i < p->n_paths; i++)
 		if ((p->paths[i].access & FBAC_LL_FS_EXECUTE) &&
 		    stat(p->paths[i].path, &st) == 0 && S_ISREG(st.st_mode) &&
-		    (r = grant_add(&x->exec_named, p->paths[i].path,
-				   FBAC_LL_FS_EXECUTE, &st)) < 0)
+		    (r = landlock_grant_add(&x->exec_named, p->paths[i].path,
+					    FBAC_LL_FS_EXECUTE, &st)) < 0)
 			return r;
 	return 0;
 }

@@ -63,6 +63,9 @@ struct landlock_extra {
 	/* Plan paths missing at launch whose rights the supervisor's domain
 	 * holds on the nearest directory above (add_missing_sup): for -v. */
 	size_t missing;
+	/* Directories with more than FBAC_MAX_NARROW_LISTED entries to list
+	 * for narrow rules, left to the supervisor (narrow_expand): for -v. */
+	size_t unlisted;
 };
 
 /*

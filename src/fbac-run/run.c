@@ -399,12 +399,13 @@ static void run_end(struct run_state *rs)
 	launch_done(&rs->la);
 	supervise_end(rs->sv);
 	if (o->verbosity > 0 && rs->l.lib && !o->check && !rs->nested) {
-		size_t implied = 0, absent = 0;
+		size_t implied = 0, absent = 0, unlisted = 0;
 
 		print_cache_stats(&rs->l, &rs->sc, rs->st.n > 0, &rs->filter);
 		for (size_t i = 0; i < ARRAY_SIZE(rs->extras); i++) {
 			implied += rs->extras[i].implied;
 			absent += rs->extras[i].missing;
+			unlisted += rs->extras[i].unlisted;
 		}
 		if (o->mode == MODE_ENFORCE && rs->la.pid > 0)
 			fprintf(stderr, "fbac: landlock: %zu rules left out, implied by rules on directories above them\n",
@@ -412,6 +413,10 @@ static void run_end(struct run_state *rs)
 		if (o->mode == MODE_ENFORCE && rs->la.pid > 0 && absent)
 			fprintf(stderr, "fbac: landlock: %zu granted paths do not exist yet: the supervisor's layer holds their rights on the nearest directory above, and the policy decides below it\n",
 				absent);
+		if (o->mode == MODE_ENFORCE && rs->la.pid > 0 && unlisted)
+			fprintf(stderr,
+				"fbac: landlock: %zu directories read entry by entry have more than %d entries: not listed, the supervisor opens what is read there\n",
+				unlisted, FBAC_MAX_NARROW_LISTED);
 	}
 	events_summary(&rs->s);
 	if (rs->s.log)

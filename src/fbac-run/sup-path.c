@@ -20,6 +20,7 @@
 #include "call-parts.h"
 #include "path.h"
 #include "sup-own.h"
+#include "sup-path.h"
 #include "target.h"
 
 void resolved_close(struct resolved *r)
@@ -433,6 +434,8 @@ int call_resolve_path(struct call *c, int dirfd, const char *arg,
 		r = resolve_dev_tty(c, path, sizeof(path), out);
 	} else if ((r = own_entry(c, flags, path, out)) != 1) {
 		descriptor = true;
+	} else if ((r = resolve_dirfd_name(c, dirfd, path, flags, out)) <= 0) {
+		/* named from the descriptor's canonical path */
 	} else if ((r = resolve_base(c, dirfd, flags, path, sizeof(path),
 				     &base)) == 0) {
 		r = resolve_name(c, base, path, flags, out);

@@ -150,19 +150,32 @@ int target_cwd(pid_t tid)
 	return proc_open(tid, "cwd");
 }
 
-int target_cwd_path(pid_t tid, char *buf, size_t size)
+static int link_path(const char *link, char *buf, size_t size)
 {
-	char link[64];
-	ssize_t n;
+	ssize_t n = readlink(link, buf, size);
 
-	snprintf(link, sizeof(link), "/proc/%d/cwd", (int)tid);
-	n = readlink(link, buf, size);
 	if (n < 0)
 		return -errno;
 	if ((size_t)n >= size)
 		return -ENAMETOOLONG;
 	buf[n] = 0;
 	return (int)n;
+}
+
+int target_cwd_path(pid_t tid, char *buf, size_t size)
+{
+	char link[64];
+
+	snprintf(link, sizeof(link), "/proc/%d/cwd", (int)tid);
+	return link_path(link, buf, size);
+}
+
+int target_fd_path(pid_t tid, int fd, char *buf, size_t size)
+{
+	char link[64];
+
+	snprintf(link, sizeof(link), "/proc/%d/fd/%d", (int)tid, fd);
+	return link_path(link, buf, size);
 }
 
 int target_root(pid_t tid)

@@ -29,6 +29,8 @@ int target_cwd(pid_t tid);
 /* The path of its working directory as the kernel names it, into buf.
  * Return: its length or -errno (-ENAMETOOLONG when it does not fit). */
 int target_cwd_path(pid_t tid, char *buf, size_t size);
+/* The same for its descriptor fd (what /proc/TID/fd/FD names). */
+int target_fd_path(pid_t tid, int fd, char *buf, size_t size);
 int target_root(pid_t tid);
 /* The thread group id of tid, or -errno. */
 pid_t target_tgid(pid_t tid);
