@@ -291,6 +291,66 @@ user_policy() {
 	[[ $output == ok && -z $stderr ]] || { show_run; fail "a memory file"; }
 }
 
+# A device ioctl in perl by raw system calls (no isatty of PerlIO's):
+# open(2) each device named, then ioctl(fd, REQUEST)
+# (a buffer of 64 bytes) prints NAME:RESULT:ERRNO.
+IOCTL_PROG='my $req = shift; for my $d (@ARGV) { my $fd = syscall(2, $d, 0); if ($fd < 0) { print "$d:open:", $! + 0, "\n"; next } my $b = "\0" x 64; my $r = syscall(16, $fd, hex($req), $b); print "$d:$r:", ($r < 0 ? $! + 0 : 0), "\n" }'
+
+@test "a device ioctl Landlock refuses (the device opened without file_ioctl): the policy's line and event, the same EACCES, also unprivileged" {
+	need_commands perl
+	need_x86_64
+	# RNDGETENTCNT on /dev/urandom: Basic_Runtime grants opening it, not
+	# file_ioctl; granted on /dev/zero (ENOTTY from the device).
+	run --separate-stderr "$FBAC_RUN" --log "$LOG" --as Basic_Runtime perl -e "$IOCTL_PROG" 0x80045200 /dev/urandom /dev/zero
+	expect_status 0
+	[[ ${lines[0]} == "/dev/urandom:-1:13" && ${lines[1]} == "/dev/zero:-1:25" ]] || { show_run; fail "not the kernel's answers"; }
+	[[ $stderr == *"fbac: denied file_ioctl '/dev/urandom' (request 0x80045200) for perl["*"]: not granted by --as (layer command line)"* ]] || { show_run; fail "no line"; }
+	[[ $stderr != *"/dev/zero"* ]] || { show_run; fail "a line for a granted device"; }
+	grep -q '"syscall": "ioctl", "operation": "file_ioctl", "object": "/dev/urandom", "decision": "deny".*"about": "request 0x80045200"' "$LOG" || { cat "$LOG"; fail "no event"; }
+	[[ $(grep -c '"operation": "file_ioctl"' "$LOG") == 1 ]] || { cat "$LOG"; fail "not one event"; }
+	# Granted by the program's own policy: the ioctl works, no line.
+	user_policy perl /usr/bin/perl '  - access: [file_read, file_write, file_getattr, file_ioctl]
+    paths: [/dev/urandom]'
+	run --separate-stderr "$FBAC_RUN" perl -e "$IOCTL_PROG" 0x80045200 /dev/urandom
+	[[ $output == "/dev/urandom:0:0" && -z $stderr ]] || { show_run; fail "a granted device ioctl"; }
+	rm "$FBAC_USER_DIR/perl.yaml"
+	# What Landlock never refuses (FIOCLEX) runs in the kernel, and
+	# TIOCSTI is still refused by its own rule.
+	run --separate-stderr "$FBAC_RUN" --as Basic_Runtime perl -e "$IOCTL_PROG" 0x5451 /dev/urandom
+	[[ $output == "/dev/urandom:0:0" && -z $stderr ]] || { show_run; fail "FIOCLEX"; }
+	run --separate-stderr "$FBAC_RUN" --as Basic_Runtime perl -e "$IOCTL_PROG" 0x5412 /dev/urandom
+	[[ $output == "/dev/urandom:-1:1" && $stderr == *"fbac: denied syscall 'ioctl' for perl["*"typing into the terminal"* ]] || { show_run; fail "TIOCSTI"; }
+	# Complain mode: no Landlock, the ioctl works, nothing to say.
+	run --separate-stderr "$FBAC_RUN" -m complain --as Basic_Runtime perl -e "$IOCTL_PROG" 0x80045200 /dev/urandom
+	[[ $output == "/dev/urandom:0:0" && $stderr != *file_ioctl* ]] || { show_run; fail "complain mode"; }
+	require_unprivileged
+	run --separate-stderr run_unprivileged "$FBAC_RUN" --as Basic_Runtime perl -e "$IOCTL_PROG" 0x80045200 /dev/urandom /dev/zero
+	[[ ${lines[0]} == "/dev/urandom:-1:13" && ${lines[1]} == "/dev/zero:-1:25" ]] || { show_run; fail "unprivileged: not the kernel's answers"; }
+	[[ $stderr == *"fbac: denied file_ioctl '/dev/urandom' (request 0x80045200) for perl["* && $stderr != *"/dev/zero"* ]] || { show_run; fail "unprivileged: the line"; }
+}
+
+@test "terminal ioctls on the user's terminal and on /dev/tty (Terminal_IO grants file_ioctl): they work, no line" {
+	need_commands perl tmux
+	need_x86_64
+	# TCGETS and TIOCGWINSZ on standard input (the terminal, opened
+	# outside the sandbox) and on /dev/tty (opened in it).
+	local prog='for my $req (0x5401, 0x5413) { my $b = "\0" x 64; my $r = syscall(16, 0, $req, $b); print "stdin:$r:", ($r < 0 ? $! + 0 : 0), "\n" }'
+	local script=$BATS_TEST_TMPDIR/tty.sh out=$BATS_TEST_TMPDIR/out ERR=$BATS_TEST_TMPDIR/err
+	{
+		declare -p PATH FBAC_DATADIR HOME FBAC_USER_DIR LC_ALL IOCTL_PROG ${FBAC_ADMIN_DIR:+FBAC_ADMIN_DIR}
+		printf 'echo $$ >%q\n' "$BATS_TEST_TMPDIR/tty.pid"
+		printf '%q --log %q --as Basic_Runtime --as Terminal_IO perl -e %q >%q 2>%q\n' "$FBAC_RUN" "$LOG" "$prog" "$out" "$ERR"
+		printf '%q --log %q --as Basic_Runtime --as Terminal_IO perl -e "$IOCTL_PROG" 0x5401 /dev/tty >>%q 2>>%q\n' "$FBAC_RUN" "$LOG" "$out" "$ERR"
+		printf 'echo done-$?\nsleep 600\n'
+	} >"$script"
+	tmux_script "$script"
+	wait_pane done-0
+	tmux -S "$TMUX_SOCK" kill-server
+	[[ $(cat "$out") == $'stdin:0:0\nstdin:0:0\n/dev/tty:0:0' ]] || { cat "$out" "$ERR"; fail "not the terminal's answers"; }
+	[[ ! -s $ERR ]] || { cat "$ERR"; fail "a line"; }
+	! grep -q file_ioctl "$LOG" 2>/dev/null || { cat "$LOG"; fail "an event"; }
+}
+
 @test "exec of a program made after start-up where a pattern grants it: refused with the reason, and it runs in the next run" {
 	mkdir -p "$HOME/tools"
 	printf '#!/bin/sh\necho old\n' >"$HOME/tools/old"

@@ -13,6 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <linux/filter.h>
+#include <linux/fiemap.h>
+#include <linux/fs.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -166,6 +168,90 @@ static const struct sock_filter prologue[] = {
 };
 
 /*
+ * ioctl, in the supervisor's filter only, right after the prologue (a
+ * call made on every terminal, so decided in a few instructions rather
+ * than in libseccomp's tree): TIOCSTI and TIOCLINUX are notified to be
+ * refused (sup-refused.c); the requests Landlock never refuses, on any
+ * file (is_masked_device_ioctl() in the kernel's security/landlock/fs.c),
+ * run in the kernel; every other request is notified, so that the
+ * supervisor can tell a device ioctl that Landlock refuses because the
+ * device was opened without LANDLOCK_ACCESS_FS_IOCTL_DEV (sup-ioctl.c).
+ * The kernel takes the request as an unsigned int: only the low word of
+ * the argument is compared. Like the prologue, native calls only.
+ */
+#ifndef FS_IOC_GETFSUUID
+#define FS_IOC_GETFSUUID 0x80111500 /* _IOR(0x15, 0, struct fsuuid2) */
+#endif
+#ifndef FS_IOC_GETFSSYSFSPATH
+#define FS_IOC_GETFSSYSFSPATH                                                  \
+	0x80811501 /* _IOR(0x15, 1, struct fs_sysfs_path) */
+#endif
+static const uint32_t ioctl_unchecked[] = {
+	FIOCLEX,	  FIONCLEX,
+	FIONBIO,	  FIOASYNC,
+	FIOQSIZE,	  FIFREEZE,
+	FITHAW,		  FS_IOC_FIEMAP,
+	FIGETBSZ,	  FICLONE,
+	FICLONERANGE,	  FIDEDUPERANGE,
+	FS_IOC_GETFSUUID, FS_IOC_GETFSSYSFSPATH,
+};
+#define N_UNCHECKED ((int)ARRAY_SIZE(ioctl_unchecked))
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define ARG1_LOW offsetof(struct seccomp_data, args[1])
+#else
+#define ARG1_LOW (offsetof(struct seccomp_data, args[1]) + 4)
+#endif
+/* Its length: arch, nr, the request, two refused, the unchecked, two
+ * returns. */
+#define IOCTL_BLOCK_LEN (5 + 2 + N_UNCHECKED + 2)
+
+bool filter_ioctl_unchecked(unsigned int cmd)
+{
+	for (int i = 0; i < N_UNCHECKED; i++)
+		if (ioctl_unchecked[i] == cmd)
+			return true;
+	return false;
+}
+
+/* Write the block at insns; every other call falls through past it. */
+static size_t ioctl_block(struct sock_filter *insns)
+{
+	size_t i = 0;
+
+	/* A jump from insn i goes to i + 1 + offset: past the block is
+	 * IOCTL_BLOCK_LEN, the NOTIFY IOCTL_BLOCK_LEN - 2. */
+	insns[i++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+						  offsetof(struct seccomp_data,
+							   arch));
+	insns[i++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K,
+						  NATIVE_AUDIT_ARCH, 0,
+						  IOCTL_BLOCK_LEN - 2);
+	insns[i++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+						  offsetof(struct seccomp_data,
+							   nr));
+	insns[i++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K,
+						  __NR_ioctl, 0,
+						  IOCTL_BLOCK_LEN - 4);
+	insns[i++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+						  ARG1_LOW);
+	/* 5, 6: refused, to the NOTIFY. */
+	insns[i++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K,
+						  TIOCSTI, N_UNCHECKED + 1, 0);
+	insns[i++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K,
+						  TIOCLINUX, N_UNCHECKED, 0);
+	/* Each unchecked request jumps to the ALLOW. */
+	for (int k = 0; k < N_UNCHECKED; k++)
+		insns[i++] = (struct sock_filter)
+			BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, ioctl_unchecked[k],
+				 (unsigned char)(N_UNCHECKED - k), 0);
+	insns[i++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K,
+						  SECCOMP_RET_USER_NOTIF);
+	insns[i++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K,
+						  SECCOMP_RET_ALLOW);
+	return i;
+}
+
+/*
  * The stat family, for a policy whose metadata is visible: allowed by the
  * prologue itself, so they never reach the supervisor (nor libseccomp's
  * tree). Each only reads metadata of a path or of a descriptor the
@@ -237,8 +323,9 @@ int filter_prog_visible(struct filter_prog *p)
  * seccomp_load(): libseccomp 2.5 cannot ask for WAIT_KILLABLE_RECV (the
  * child loads it: launch.c).
  */
-static int export_prog(scmp_filter_ctx ctx, struct filter_prog *p)
+static int export_prog(scmp_filter_ctx ctx, struct filter_prog *p, bool notify)
 {
+	size_t head = ARRAY_SIZE(prologue) + (notify ? IOCTL_BLOCK_LEN : 0);
 	_cleanup_close_ int mfd = -1;
 	_cleanup_free_ struct sock_filter *insns = NULL;
 	struct stat st;
@@ -252,18 +339,18 @@ static int export_prog(scmp_filter_ctx ctx, struct filter_prog *p)
 				 strerror(-r));
 	if (fstat(mfd, &st) < 0 || st.st_size <= 0 ||
 	    st.st_size % (off_t)sizeof(struct sock_filter) ||
-	    st.st_size / (off_t)sizeof(struct sock_filter) + ARRAY_SIZE(prologue) >
+	    st.st_size / (off_t)sizeof(struct sock_filter) + (off_t)head >
 		    BPF_MAXINSNS)
 		return log_error(-EINVAL, "the exported seccomp filter is malformed");
-	insns = malloc(sizeof(prologue) + (size_t)st.st_size);
+	insns = malloc(head * sizeof(*insns) + (size_t)st.st_size);
 	if (!insns)
 		return log_error(-ENOMEM, "out of memory");
 	memcpy(insns, prologue, sizeof(prologue));
-	if (pread(mfd, insns + ARRAY_SIZE(prologue), (size_t)st.st_size, 0) !=
-	    st.st_size)
+	if (notify)
+		(void)ioctl_block(insns + ARRAY_SIZE(prologue));
+	if (pread(mfd, insns + head, (size_t)st.st_size, 0) != st.st_size)
 		return log_error(-EIO, "cannot read the exported seccomp filter");
-	p->len = (unsigned short)(ARRAY_SIZE(prologue) +
-				  st.st_size / (off_t)sizeof(*insns));
+	p->len = (unsigned short)(head + (size_t)st.st_size / sizeof(*insns));
 	p->insns = TAKE_PTR(insns);
 	return 0;
 }
@@ -377,7 +464,7 @@ static int build(struct filter_prog *p, bool notify)
 				  SCMP_A4(SCMP_CMP_NE, 0, 0))) < 0)
 		return log_error(r, "cannot add the sendto rule: %s",
 				 strerror(-r));
-	return export_prog(ctx, p);
+	return export_prog(ctx, p, notify);
 }
 
 int filter_build(struct filter_prog *p)
@@ -395,7 +482,8 @@ int filter_build_static(struct filter_prog *p)
  * The cache file: a header, then the instructions. The kernel checks the
  * program again when it is loaded; the checksum catches a damaged file.
  */
-#define FILTER_CACHE_FORMAT 4 /* 2: the prologue; 3: refusals notified; 4: signals */
+#define FILTER_CACHE_FORMAT                                                    \
+	5 /* 2: the prologue; 3: refusals notified; 4: signals; 5: ioctl */
 
 struct filter_cache_header {
 	char magic[8];
@@ -541,13 +629,19 @@ const char *filter_syscall_name(int nr)
 	return buf;
 }
 
-int filter_refused(int nr, const char **why, bool *probe)
+int filter_refused(int nr, uint64_t arg1, const char **why, bool *probe)
 {
+	_cleanup_free_ char *name = NULL;
+
+	/* The other requests are notified for sup-ioctl.c: told at once,
+	 * without looking for a name. */
+	*probe = false;
+	if (nr == SYS_ioctl && (uint32_t)arg1 != TIOCSTI &&
+	    (uint32_t)arg1 != TIOCLINUX)
+		return 0;
 	/* Receivers call this in parallel: not filter_syscall_name's
 	 * buffer. */
-	_cleanup_free_ char *name =
-		seccomp_syscall_resolve_num_arch(SCMP_ARCH_NATIVE, nr);
-
+	name = seccomp_syscall_resolve_num_arch(SCMP_ARCH_NATIVE, nr);
 	for (size_t i = 0; name && i < ARRAY_SIZE(denied_eperm); i++)
 		if (streq(denied_eperm[i].name, name)) {
 			*why = denied_eperm[i].why;
