@@ -299,32 +299,35 @@ IOCTL_PROG='my $req = shift; for my $d (@ARGV) { my $fd = syscall(2, $d, 0); if 
 @test "a device ioctl Landlock refuses (the device opened without file_ioctl): the policy's line and event, the same EACCES, also unprivileged" {
 	need_commands perl
 	need_x86_64
-	# RNDGETENTCNT on /dev/urandom: Basic_Runtime grants opening it, not
-	# file_ioctl; granted on /dev/zero (ENOTTY from the device).
-	run --separate-stderr "$FBAC_RUN" --log "$LOG" --as Basic_Runtime perl -e "$IOCTL_PROG" 0x80045200 /dev/urandom /dev/zero
+	# RNDGETENTCNT on /dev/urandom, which perl's policy lets it open, not
+	# ioctl; on /dev/zero, granted, it gets the device's ENOTTY.
+	local devices='  - access: [file_read, file_getattr]
+    paths: [/dev/urandom]
+  - access: [file_read, file_getattr, file_ioctl]
+    paths: [/dev/zero, /dev/null]'
+	printf 'fbac: 1\napplication: perl\nexecutables: [/usr/bin/perl]\nfunctionalities: [Read_Shared_Libraries, Locale_Data, Proc_Self]\nprivileges:\n%s\n' "$devices" >"$FBAC_USER_DIR/perl.yaml"
+	run --separate-stderr "$FBAC_RUN" --log "$LOG" perl -e "$IOCTL_PROG" 0x80045200 /dev/urandom /dev/zero
 	expect_status 0
 	[[ ${lines[0]} == "/dev/urandom:-1:13" && ${lines[1]} == "/dev/zero:-1:25" ]] || { show_run; fail "not the kernel's answers"; }
-	[[ $stderr == *"fbac: denied file_ioctl '/dev/urandom' (request 0x80045200) for perl["*"]: not granted by --as (layer command line)"* ]] || { show_run; fail "no line"; }
+	[[ $stderr == *"fbac: denied file_ioctl '/dev/urandom' (request 0x80045200) for perl["*"]: not granted by perl (layer user)"* ]] || { show_run; fail "no line"; }
 	[[ $stderr != *"/dev/zero"* ]] || { show_run; fail "a line for a granted device"; }
 	grep -q '"syscall": "ioctl", "operation": "file_ioctl", "object": "/dev/urandom", "decision": "deny".*"about": "request 0x80045200"' "$LOG" || { cat "$LOG"; fail "no event"; }
 	[[ $(grep -c '"operation": "file_ioctl"' "$LOG") == 1 ]] || { cat "$LOG"; fail "not one event"; }
-	# Granted by the program's own policy: the ioctl works, no line.
-	user_policy perl /usr/bin/perl '  - access: [file_read, file_write, file_getattr, file_ioctl]
-    paths: [/dev/urandom]'
-	run --separate-stderr "$FBAC_RUN" perl -e "$IOCTL_PROG" 0x80045200 /dev/urandom
-	[[ $output == "/dev/urandom:0:0" && -z $stderr ]] || { show_run; fail "a granted device ioctl"; }
-	rm "$FBAC_USER_DIR/perl.yaml"
 	# What Landlock never refuses (FIOCLEX) runs in the kernel, and
 	# TIOCSTI is still refused by its own rule.
-	run --separate-stderr "$FBAC_RUN" --as Basic_Runtime perl -e "$IOCTL_PROG" 0x5451 /dev/urandom
+	run --separate-stderr "$FBAC_RUN" perl -e "$IOCTL_PROG" 0x5451 /dev/urandom
 	[[ $output == "/dev/urandom:0:0" && -z $stderr ]] || { show_run; fail "FIOCLEX"; }
-	run --separate-stderr "$FBAC_RUN" --as Basic_Runtime perl -e "$IOCTL_PROG" 0x5412 /dev/urandom
+	run --separate-stderr "$FBAC_RUN" perl -e "$IOCTL_PROG" 0x5412 /dev/urandom
 	[[ $output == "/dev/urandom:-1:1" && $stderr == *"fbac: denied syscall 'ioctl' for perl["*"typing into the terminal"* ]] || { show_run; fail "TIOCSTI"; }
 	# Complain mode: no Landlock, the ioctl works, nothing to say.
-	run --separate-stderr "$FBAC_RUN" -m complain --as Basic_Runtime perl -e "$IOCTL_PROG" 0x80045200 /dev/urandom
+	run --separate-stderr "$FBAC_RUN" -m complain perl -e "$IOCTL_PROG" 0x80045200 /dev/urandom
 	[[ $output == "/dev/urandom:0:0" && $stderr != *file_ioctl* ]] || { show_run; fail "complain mode"; }
+	# Standard_Devices grants it: perl's own open (PerlIO asks isatty,
+	# TCGETS) and RNDGETENTCNT work with no line.
+	run --separate-stderr "$FBAC_RUN" --as Basic_Runtime perl -e 'open(F, "<", "/dev/urandom") or die; read(F, $x, 4); print length($x), "\n"; exec($^X, "-e", $ARGV[0], @ARGV[1..$#ARGV])' "$IOCTL_PROG" 0x80045200 /dev/urandom
+	[[ ${lines[0]} == 4 && ${lines[1]} == "/dev/urandom:0:0" && -z $stderr ]] || { show_run; fail "Standard_Devices"; }
 	require_unprivileged
-	run --separate-stderr run_unprivileged "$FBAC_RUN" --as Basic_Runtime perl -e "$IOCTL_PROG" 0x80045200 /dev/urandom /dev/zero
+	run --separate-stderr run_unprivileged "$FBAC_RUN" perl -e "$IOCTL_PROG" 0x80045200 /dev/urandom /dev/zero
 	[[ ${lines[0]} == "/dev/urandom:-1:13" && ${lines[1]} == "/dev/zero:-1:25" ]] || { show_run; fail "unprivileged: not the kernel's answers"; }
 	[[ $stderr == *"fbac: denied file_ioctl '/dev/urandom' (request 0x80045200) for perl["* && $stderr != *"/dev/zero"* ]] || { show_run; fail "unprivileged: the line"; }
 }
