@@ -291,6 +291,69 @@ user_policy() {
 	[[ $output == ok && -z $stderr ]] || { show_run; fail "a memory file"; }
 }
 
+# A device ioctl in perl by raw system calls (no isatty of PerlIO's):
+# open(2) each device named, then ioctl(fd, REQUEST)
+# (a buffer of 64 bytes) prints NAME:RESULT:ERRNO.
+IOCTL_PROG='my $req = shift; for my $d (@ARGV) { my $fd = syscall(2, $d, 0); if ($fd < 0) { print "$d:open:", $! + 0, "\n"; next } my $b = "\0" x 64; my $r = syscall(16, $fd, hex($req), $b); print "$d:$r:", ($r < 0 ? $! + 0 : 0), "\n" }'
+
+@test "a device ioctl Landlock refuses (the device opened without file_ioctl): the policy's line and event, the same EACCES, also unprivileged" {
+	need_commands perl
+	need_x86_64
+	# RNDGETENTCNT on /dev/urandom, which perl's policy lets it open, not
+	# ioctl; on /dev/zero, granted, it gets the device's ENOTTY.
+	local devices='  - access: [file_read, file_getattr]
+    paths: [/dev/urandom]
+  - access: [file_read, file_getattr, file_ioctl]
+    paths: [/dev/zero, /dev/null]'
+	printf 'fbac: 1\napplication: perl\nexecutables: [/usr/bin/perl]\nfunctionalities: [Read_Shared_Libraries, Locale_Data, Proc_Self]\nprivileges:\n%s\n' "$devices" >"$FBAC_USER_DIR/perl.yaml"
+	run --separate-stderr "$FBAC_RUN" --log "$LOG" perl -e "$IOCTL_PROG" 0x80045200 /dev/urandom /dev/zero
+	expect_status 0
+	[[ ${lines[0]} == "/dev/urandom:-1:13" && ${lines[1]} == "/dev/zero:-1:25" ]] || { show_run; fail "not the kernel's answers"; }
+	[[ $stderr == *"fbac: denied file_ioctl '/dev/urandom' (request 0x80045200) for perl["*"]: not granted by perl (layer user)"* ]] || { show_run; fail "no line"; }
+	[[ $stderr != *"/dev/zero"* ]] || { show_run; fail "a line for a granted device"; }
+	grep -q '"syscall": "ioctl", "operation": "file_ioctl", "object": "/dev/urandom", "decision": "deny".*"about": "request 0x80045200"' "$LOG" || { cat "$LOG"; fail "no event"; }
+	[[ $(grep -c '"operation": "file_ioctl"' "$LOG") == 1 ]] || { cat "$LOG"; fail "not one event"; }
+	# What Landlock never refuses (FIOCLEX) runs in the kernel, and
+	# TIOCSTI is still refused by its own rule.
+	run --separate-stderr "$FBAC_RUN" perl -e "$IOCTL_PROG" 0x5451 /dev/urandom
+	[[ $output == "/dev/urandom:0:0" && -z $stderr ]] || { show_run; fail "FIOCLEX"; }
+	run --separate-stderr "$FBAC_RUN" perl -e "$IOCTL_PROG" 0x5412 /dev/urandom
+	[[ $output == "/dev/urandom:-1:1" && $stderr == *"fbac: denied syscall 'ioctl' for perl["*"typing into the terminal"* ]] || { show_run; fail "TIOCSTI"; }
+	# Complain mode: no Landlock, the ioctl works, nothing to say.
+	run --separate-stderr "$FBAC_RUN" -m complain perl -e "$IOCTL_PROG" 0x80045200 /dev/urandom
+	[[ $output == "/dev/urandom:0:0" && $stderr != *file_ioctl* ]] || { show_run; fail "complain mode"; }
+	# Standard_Devices grants it: perl's own open (PerlIO asks isatty,
+	# TCGETS) and RNDGETENTCNT work with no line.
+	run --separate-stderr "$FBAC_RUN" --as Basic_Runtime perl -e 'open(F, "<", "/dev/urandom") or die; read(F, $x, 4); print length($x), "\n"; exec($^X, "-e", $ARGV[0], @ARGV[1..$#ARGV])' "$IOCTL_PROG" 0x80045200 /dev/urandom
+	[[ ${lines[0]} == 4 && ${lines[1]} == "/dev/urandom:0:0" && -z $stderr ]] || { show_run; fail "Standard_Devices"; }
+	require_unprivileged
+	run --separate-stderr run_unprivileged "$FBAC_RUN" perl -e "$IOCTL_PROG" 0x80045200 /dev/urandom /dev/zero
+	[[ ${lines[0]} == "/dev/urandom:-1:13" && ${lines[1]} == "/dev/zero:-1:25" ]] || { show_run; fail "unprivileged: not the kernel's answers"; }
+	[[ $stderr == *"fbac: denied file_ioctl '/dev/urandom' (request 0x80045200) for perl["* && $stderr != *"/dev/zero"* ]] || { show_run; fail "unprivileged: the line"; }
+}
+
+@test "terminal ioctls on the user's terminal and on /dev/tty (Terminal_IO grants file_ioctl): they work, no line" {
+	need_commands perl tmux
+	need_x86_64
+	# TCGETS and TIOCGWINSZ on standard input (the terminal, opened
+	# outside the sandbox) and on /dev/tty (opened in it).
+	local prog='for my $req (0x5401, 0x5413) { my $b = "\0" x 64; my $r = syscall(16, 0, $req, $b); print "stdin:$r:", ($r < 0 ? $! + 0 : 0), "\n" }'
+	local script=$BATS_TEST_TMPDIR/tty.sh out=$BATS_TEST_TMPDIR/out ERR=$BATS_TEST_TMPDIR/err
+	{
+		declare -p PATH FBAC_DATADIR HOME FBAC_USER_DIR LC_ALL IOCTL_PROG ${FBAC_ADMIN_DIR:+FBAC_ADMIN_DIR}
+		printf 'echo $$ >%q\n' "$BATS_TEST_TMPDIR/tty.pid"
+		printf '%q --log %q --as Basic_Runtime --as Terminal_IO perl -e %q >%q 2>%q\n' "$FBAC_RUN" "$LOG" "$prog" "$out" "$ERR"
+		printf '%q --log %q --as Basic_Runtime --as Terminal_IO perl -e "$IOCTL_PROG" 0x5401 /dev/tty >>%q 2>>%q\n' "$FBAC_RUN" "$LOG" "$out" "$ERR"
+		printf 'echo done-$?\nsleep 600\n'
+	} >"$script"
+	tmux_script "$script"
+	wait_pane done-0
+	tmux -S "$TMUX_SOCK" kill-server
+	[[ $(cat "$out") == $'stdin:0:0\nstdin:0:0\n/dev/tty:0:0' ]] || { cat "$out" "$ERR"; fail "not the terminal's answers"; }
+	[[ ! -s $ERR ]] || { cat "$ERR"; fail "a line"; }
+	! grep -q file_ioctl "$LOG" 2>/dev/null || { cat "$LOG"; fail "an event"; }
+}
+
 @test "exec of a program made after start-up where a pattern grants it: refused with the reason, and it runs in the next run" {
 	mkdir -p "$HOME/tools"
 	printf '#!/bin/sh\necho old\n' >"$HOME/tools/old"

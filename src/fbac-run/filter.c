@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "filter.h"
+#include "filter-int.h"
 
 #include <errno.h>
 #include <linux/audit.h>
@@ -237,8 +238,10 @@ int filter_prog_visible(struct filter_prog *p)
  * seccomp_load(): libseccomp 2.5 cannot ask for WAIT_KILLABLE_RECV (the
  * child loads it: launch.c).
  */
-static int export_prog(scmp_filter_ctx ctx, struct filter_prog *p)
+static int export_prog(scmp_filter_ctx ctx, struct filter_prog *p, bool notify)
 {
+	size_t head = ARRAY_SIZE(prologue) +
+		      (notify ? FILTER_IOCTL_BLOCK_LEN : 0);
 	_cleanup_close_ int mfd = -1;
 	_cleanup_free_ struct sock_filter *insns = NULL;
 	struct stat st;
@@ -252,18 +255,19 @@ static int export_prog(scmp_filter_ctx ctx, struct filter_prog *p)
 				 strerror(-r));
 	if (fstat(mfd, &st) < 0 || st.st_size <= 0 ||
 	    st.st_size % (off_t)sizeof(struct sock_filter) ||
-	    st.st_size / (off_t)sizeof(struct sock_filter) + ARRAY_SIZE(prologue) >
+	    st.st_size / (off_t)sizeof(struct sock_filter) + (off_t)head >
 		    BPF_MAXINSNS)
 		return log_error(-EINVAL, "the exported seccomp filter is malformed");
-	insns = malloc(sizeof(prologue) + (size_t)st.st_size);
+	insns = malloc(head * sizeof(*insns) + (size_t)st.st_size);
 	if (!insns)
 		return log_error(-ENOMEM, "out of memory");
 	memcpy(insns, prologue, sizeof(prologue));
-	if (pread(mfd, insns + ARRAY_SIZE(prologue), (size_t)st.st_size, 0) !=
-	    st.st_size)
+	if (notify)
+		filter_ioctl_block(insns + ARRAY_SIZE(prologue),
+				   NATIVE_AUDIT_ARCH);
+	if (pread(mfd, insns + head, (size_t)st.st_size, 0) != st.st_size)
 		return log_error(-EIO, "cannot read the exported seccomp filter");
-	p->len = (unsigned short)(ARRAY_SIZE(prologue) +
-				  st.st_size / (off_t)sizeof(*insns));
+	p->len = (unsigned short)(head + (size_t)st.st_size / sizeof(*insns));
 	p->insns = TAKE_PTR(insns);
 	return 0;
 }
@@ -377,7 +381,7 @@ static int build(struct filter_prog *p, bool notify)
 				  SCMP_A4(SCMP_CMP_NE, 0, 0))) < 0)
 		return log_error(r, "cannot add the sendto rule: %s",
 				 strerror(-r));
-	return export_prog(ctx, p);
+	return export_prog(ctx, p, notify);
 }
 
 int filter_build(struct filter_prog *p)
@@ -395,7 +399,8 @@ int filter_build_static(struct filter_prog *p)
  * The cache file: a header, then the instructions. The kernel checks the
  * program again when it is loaded; the checksum catches a damaged file.
  */
-#define FILTER_CACHE_FORMAT 4 /* 2: the prologue; 3: refusals notified; 4: signals */
+#define FILTER_CACHE_FORMAT                                                    \
+	5 /* 2: the prologue; 3: refusals notified; 4: signals; 5: ioctl */
 
 struct filter_cache_header {
 	char magic[8];
@@ -541,13 +546,19 @@ const char *filter_syscall_name(int nr)
 	return buf;
 }
 
-int filter_refused(int nr, const char **why, bool *probe)
+int filter_refused(int nr, uint64_t arg1, const char **why, bool *probe)
 {
+	_cleanup_free_ char *name = NULL;
+
+	/* The other requests are notified for sup-ioctl.c: told at once,
+	 * without looking for a name. */
+	*probe = false;
+	if (nr == SYS_ioctl && (uint32_t)arg1 != TIOCSTI &&
+	    (uint32_t)arg1 != TIOCLINUX)
+		return 0;
 	/* Receivers call this in parallel: not filter_syscall_name's
 	 * buffer. */
-	_cleanup_free_ char *name =
-		seccomp_syscall_resolve_num_arch(SCMP_ARCH_NATIVE, nr);
-
+	name = seccomp_syscall_resolve_num_arch(SCMP_ARCH_NATIVE, nr);
 	for (size_t i = 0; name && i < ARRAY_SIZE(denied_eperm); i++)
 		if (streq(denied_eperm[i].name, name)) {
 			*why = denied_eperm[i].why;

@@ -9,6 +9,7 @@
 
 #include <pthread.h>
 #include <stdbool.h>
+#include <stdint.h>
 
 struct sock_filter;
 
@@ -74,10 +75,19 @@ void filter_job_done(struct filter_job *j);
  * ENOSYS for io_uring_setup) with the reason in *why, and in *probe
  * whether working programs try it and go on without it (quotactl,
  * name_to_handle_at, io_uring_setup, a user namespace as root, ...),
- * else 0. Only the refused variants of ioctl, seccomp, unshare and clone
- * are notified.
+ * else 0. Only the refused variants of seccomp, unshare and clone are
+ * notified; of ioctl (arg1 is its request), TIOCSTI and TIOCLINUX are
+ * refused, the others are sup-ioctl.c's.
  */
-int filter_refused(int nr, const char **why, bool *probe);
+int filter_refused(int nr, uint64_t arg1, const char **why, bool *probe);
+
+/*
+ * Whether ioctl request cmd is one that Landlock never refuses, on any
+ * file (FIOCLEX, FIONBIO, FIGETBSZ, ...): the filter lets these run in
+ * the kernel; every other ioctl but TIOCSTI and TIOCLINUX is notified
+ * for sup-ioctl.c.
+ */
+bool filter_ioctl_unchecked(unsigned int cmd);
 
 /* The name of a native syscall number (for messages), or "?". */
 const char *filter_syscall_name(int nr);

@@ -38,6 +38,11 @@ bool handle_ftruncate(struct call *c);
  * pidfd_send_signal: the policy's line where Landlock's signal scope will
  * refuse the signal; the call then continues and the kernel decides */
 bool handle_signal(struct call *c);
+/* sup-ioctl.c: ioctl (but the requests Landlock never refuses, and
+ * TIOCSTI and TIOCLINUX): the policy's line where Landlock will refuse a
+ * device ioctl (the device opened without file_ioctl); the call then
+ * continues and the kernel decides */
+bool handle_ioctl(struct call *c);
 /* sup-net.c: connect, bind, listen */
 void handle_net(struct call *c);
 /* sup-send.c: sendto, sendmsg, sendmmsg */

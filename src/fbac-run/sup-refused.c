@@ -60,7 +60,7 @@ bool handle_refused(struct call *c)
 {
 	const char *why = NULL;
 	bool probe = false;
-	int err = filter_refused(c->nr, &why, &probe);
+	int err = filter_refused(c->nr, ARG(c, 1), &why, &probe);
 
 	if (!err)
 		return false;
