@@ -98,8 +98,8 @@ static int expand_dir(const struct fbac_ll_expand *e, const char *dir,
 		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
 			continue;
 		if (snprintf(child, sizeof(child), "%s%s%s", dir,
-			     strcmp(dir, "/") ? "/" : "", de->d_name) >=
-		    (int)sizeof(child))
+			     strcmp(dir, "/") ? "/" : "",
+			     de->d_name) >= (int)sizeof(child))
 			continue;
 		if ((e->glob && !fbac_pattern_match(e->glob, child)) ||
 		    is_hole(e, child) || lstat(child, &st) < 0)
