@@ -339,67 +339,83 @@ static int create_in_parent(struct fbac_policy *p, const struct fbac_prule *pr,
 		       pr->pattern, (int)dlen, pr->pattern);
 }
 
-static int landlock_plan(struct fbac_policy *p)
+/* The gaps of one path rule pr whose kernel rights are acc: a pattern
+ * enforced as its folder, a directory rule that also covers what is below
+ * it, and kernel rights that also allow related operations. */
+static int path_rule_gaps(struct fbac_policy *p, const struct fbac_prule *pr,
+			  uint64_t acc, size_t *cap_gaps)
+{
+	uint32_t inexact = 0;
+	int r = 0;
+
+	if (!pr->literal && !fbac_prule_is_tree(pr))
+		r = add_gap(
+			p, cap_gaps, pr->ops, pr->origin,
+			"pattern '%s' is enforced in the kernel as all of '%.*s'",
+			pr->pattern, pr->plen, pr->pattern);
+	else if (pr->literal && (acc & FBAC_LL_FS_DIR_ONLY))
+		r = add_gap(
+			p, cap_gaps, pr->ops, pr->origin,
+			"the kernel rule on directory '%s' also covers what is below it",
+			pr->pattern);
+	if (r < 0)
+		return r;
+	for (unsigned op = 0; op < FBAC_OP_COUNT && !p->gaps_left_out; op++)
+		if ((pr->ops & FBAC_OP_BIT(op)) &&
+		    fbac_op_info(op)->landlock_fs &&
+		    !fbac_op_info(op)->landlock_exact)
+			inexact |= FBAC_OP_BIT(op);
+	if (inexact &&
+	    (r = add_gap(p, cap_gaps, inexact, pr->origin,
+			 "the kernel right for '%s' also allows related operations",
+			 ops_names(p->arena, inexact))) < 0)
+		return r;
+	return 0;
+}
+
+/* The kernel rule of one allowing path rule pr (none when it grants no
+ * kernel right), the rule to create in its parent, and its gaps. */
+static int path_rule_plan(struct fbac_policy *p, const struct fbac_prule *pr,
+			  size_t *cap_paths, size_t *cap_gaps)
 {
 	struct fbac_landlock_plan *ll = &p->ll;
-	size_t cap_paths = 0, cap_gaps = 0, o = 0;
+	uint64_t acc = fbac_ops_landlock_fs(pr->ops);
 	int r;
 
-	ll->handled_fs = FBAC_LL_FS_ALL;
-	for (size_t i = 0; i < p->n_prules; i++) {
-		const struct fbac_prule *pr = &p->prules[i];
-		uint64_t acc = fbac_ops_landlock_fs(pr->ops);
-		uint32_t inexact = 0;
-
-		if (pr->deny || !acc)
-			continue;
-		if ((acc & FBAC_LL_FS_EXECUTE) && !pr->literal && !fbac_prule_is_tree(pr)) {
-			/* Not as a superset (see struct fbac_ll_expand). */
-			acc &= ~FBAC_LL_FS_EXECUTE;
-			if ((r = exec_glob(p, pr, &cap_gaps)) < 0)
-				return r;
-		}
-		if (!acc)
-			continue;
-		r = fbac_arena_grow(p->arena, (void **)&ll->paths, &cap_paths,
-				    ll->n_paths + 1, sizeof(*ll->paths));
-		if (r < 0)
-			return r;
-		ll->paths[ll->n_paths].path =
-			fbac_arena_strndup(p->arena, pr->pattern, pr->plen);
-		if (!ll->paths[ll->n_paths].path)
-			return -ENOMEM;
-		ll->paths[ll->n_paths].literal_only =
-			pr->literal ? acc & FBAC_LL_FS_EXECUTE : 0;
-		ll->paths[ll->n_paths++].access = acc;
-		if (pr->literal && (acc & ENTRY_RIGHTS) &&
-		    (r = create_in_parent(p, pr, acc, &cap_paths, &cap_gaps)) < 0)
-			return r;
-
-		if (!pr->literal && !fbac_prule_is_tree(pr))
-			r = add_gap(p, &cap_gaps, pr->ops, pr->origin,
-				    "pattern '%s' is enforced in the kernel as all of '%.*s'",
-				    pr->pattern, pr->plen,
-				    pr->pattern);
-		else if (pr->literal && (acc & FBAC_LL_FS_DIR_ONLY))
-			r = add_gap(p, &cap_gaps, pr->ops, pr->origin,
-				    "the kernel rule on directory '%s' also covers what is below it",
-				    pr->pattern);
-		if (r < 0)
-			return r;
-		for (unsigned op = 0; op < FBAC_OP_COUNT && !p->gaps_left_out;
-		     op++)
-			if ((pr->ops & FBAC_OP_BIT(op)) &&
-			    fbac_op_info(op)->landlock_fs &&
-			    !fbac_op_info(op)->landlock_exact)
-				inexact |= FBAC_OP_BIT(op);
-		if (inexact &&
-		    (r = add_gap(p, &cap_gaps, inexact, pr->origin,
-				 "the kernel right for '%s' also allows related operations",
-				 ops_names(p->arena, inexact))) < 0)
+	if (pr->deny || !acc)
+		return 0;
+	if ((acc & FBAC_LL_FS_EXECUTE) && !pr->literal &&
+	    !fbac_prule_is_tree(pr)) {
+		/* Not as a superset (see struct fbac_ll_expand). */
+		acc &= ~FBAC_LL_FS_EXECUTE;
+		if ((r = exec_glob(p, pr, cap_gaps)) < 0)
 			return r;
 	}
-	/* One kernel rule per path, with the union of rights. */
+	if (!acc)
+		return 0;
+	r = fbac_arena_grow(p->arena, (void **)&ll->paths, cap_paths,
+			    ll->n_paths + 1, sizeof(*ll->paths));
+	if (r < 0)
+		return r;
+	ll->paths[ll->n_paths].path = fbac_arena_strndup(p->arena, pr->pattern,
+							 pr->plen);
+	if (!ll->paths[ll->n_paths].path)
+		return -ENOMEM;
+	ll->paths[ll->n_paths].literal_only = pr->literal ?
+						      acc & FBAC_LL_FS_EXECUTE :
+						      0;
+	ll->paths[ll->n_paths++].access = acc;
+	if (pr->literal && (acc & ENTRY_RIGHTS) &&
+	    (r = create_in_parent(p, pr, acc, cap_paths, cap_gaps)) < 0)
+		return r;
+	return path_rule_gaps(p, pr, acc, cap_gaps);
+}
+
+/* One kernel rule per path, with the union of rights. */
+static void merge_paths(struct fbac_landlock_plan *ll)
+{
+	size_t o = 0;
+
 	if (ll->n_paths)
 		qsort(ll->paths, ll->n_paths, sizeof(*ll->paths), cmp_llpath);
 	for (size_t i = 0; i < ll->n_paths; i++) {
@@ -418,13 +434,14 @@ static int landlock_plan(struct fbac_policy *p)
 		}
 	}
 	ll->n_paths = o;
-	for (size_t i = 0; i < ll->n_paths; i++)
-		if ((ll->paths[i].access & FBAC_LL_FS_EXECUTE) &&
-		    (r = exec_holes(p, &ll->paths[i], &cap_gaps)) < 0)
-			return r;
+}
 
-	/* Carve-outs: a deny or a protected path inside a kernel-granted tree
-	 * (explained only: the narrow plan keeps them out of the kernel). */
+/* Carve-outs: a deny inside a kernel-granted tree (explained only: the
+ * narrow plan keeps them out of the kernel). */
+static int deny_gaps(struct fbac_policy *p, size_t *cap_gaps)
+{
+	int r;
+
 	for (size_t i = 0; i < p->n_prules && !p->gaps_left_out; i++) {
 		const struct fbac_prule *d = &p->prules[i];
 		uint64_t dfs;
@@ -438,14 +455,22 @@ static int landlock_plan(struct fbac_policy *p)
 			    !prefix_under(d->pattern, d->plen, a->pattern,
 					  a->plen))
 				continue;
-			r = add_gap(p, &cap_gaps, d->ops & a->ops, d->origin,
+			r = add_gap(p, cap_gaps, d->ops & a->ops, d->origin,
 				    "denied '%s' is carved out of '%s' (%s)",
-				    d->pattern, a->pattern,
-				    a->origin->chain);
+				    d->pattern, a->pattern, a->origin->chain);
 			if (r < 0)
 				return r;
 		}
 	}
+	return 0;
+}
+
+/* Carve-outs: a protected path inside a kernel-granted tree (explained
+ * only, as deny_gaps). */
+static int protected_gaps(struct fbac_policy *p, size_t *cap_gaps)
+{
+	int r;
+
 	for (size_t i = 0; i < p->n_protected && !p->gaps_left_out; i++) {
 		const struct fbac_resolved_protected *pp = &p->protected[i];
 		size_t pl = strlen(pp->path);
@@ -465,37 +490,37 @@ static int landlock_plan(struct fbac_policy *p)
 			if (!fbac_pattern_match(a->pattern, pp->path) &&
 			    !fbac_pattern_match(a->pattern, below))
 				continue;
-			r = add_gap(p, &cap_gaps, a->ops, a->origin,
-				    "protected '%s' lies inside '%s'",
-				    pp->path, a->pattern);
+			r = add_gap(p, cap_gaps, a->ops, a->origin,
+				    "protected '%s' lies inside '%s'", pp->path,
+				    a->pattern);
 			if (r < 0)
 				return r;
 		}
 	}
-	for (unsigned op = 0; op < FBAC_OP_COUNT; op++) {
-		const struct fbac_op_info *oi = fbac_op_info(op);
+	return 0;
+}
 
-		if (oi->kind == FBAC_KIND_PATH && !oi->landlock_fs &&
-		    (r = add_gap(p, &cap_gaps, FBAC_OP_BIT(op), NULL,
-				 "'%s' has no kernel right",
-				 oi->name)) < 0)
-			return r;
-	}
+/* The network part: the TCP ports, the gaps of UDP and denied network
+ * rules, and the scopes (signals, abstract unix sockets). */
+static int net_plan(struct fbac_policy *p, size_t *cap_gaps)
+{
+	struct fbac_landlock_plan *ll = &p->ll;
+	int r;
 
 	if ((r = ports_plan(p, FBAC_OP_NETWORK_OUTGOING,
 			    &ll->handle_connect_tcp, &ll->connect_ports,
-			    &ll->n_connect_ports, &cap_gaps)) < 0 ||
+			    &ll->n_connect_ports, cap_gaps)) < 0 ||
 	    (r = ports_plan(p, FBAC_OP_NETWORK_INCOMING, &ll->handle_bind_tcp,
-			    &ll->bind_ports, &ll->n_bind_ports, &cap_gaps)) < 0)
+			    &ll->bind_ports, &ll->n_bind_ports, cap_gaps)) < 0)
 		return r;
 	for (size_t i = 0; i < p->n_net; i++) {
 		const struct fbac_rule *nr = p->net[i];
 
 		if (nr->proto == FBAC_PROTO_UDP)
-			r = add_gap(p, &cap_gaps, nr->ops, nr->origin,
+			r = add_gap(p, cap_gaps, nr->ops, nr->origin,
 				    "udp: the kernel does not restrict it");
 		else if (nr->deny)
-			r = add_gap(p, &cap_gaps, nr->ops, nr->origin,
+			r = add_gap(p, cap_gaps, nr->ops, nr->origin,
 				    "a denied network rule");
 		if (r < 0)
 			return r;
@@ -504,11 +529,44 @@ static int landlock_plan(struct fbac_policy *p)
 		ll->scope |= FBAC_LL_SCOPE_SIGNAL;
 	if (p->n_abstract == 0)
 		ll->scope |= FBAC_LL_SCOPE_ABSTRACT_UNIX;
-	else if ((r = add_gap(p, &cap_gaps,
-			      FBAC_OP_BIT(FBAC_OP_UNIX_CONNECT), NULL,
+	else if ((r = add_gap(p, cap_gaps, FBAC_OP_BIT(FBAC_OP_UNIX_CONNECT),
+			      NULL,
 			      "abstract unix sockets are allowed by name")) < 0)
 		return r;
 	return 0;
+}
+
+/* The Landlock plan of p (p->ll): the kernel rule of each path, merged,
+ * with the holes for execution, the gaps the kernel cannot enforce, the
+ * ports and the scopes. */
+static int landlock_plan(struct fbac_policy *p)
+{
+	struct fbac_landlock_plan *ll = &p->ll;
+	size_t cap_paths = 0, cap_gaps = 0;
+	int r;
+
+	ll->handled_fs = FBAC_LL_FS_ALL;
+	for (size_t i = 0; i < p->n_prules; i++)
+		if ((r = path_rule_plan(p, &p->prules[i], &cap_paths,
+					&cap_gaps)) < 0)
+			return r;
+	merge_paths(ll);
+	for (size_t i = 0; i < ll->n_paths; i++)
+		if ((ll->paths[i].access & FBAC_LL_FS_EXECUTE) &&
+		    (r = exec_holes(p, &ll->paths[i], &cap_gaps)) < 0)
+			return r;
+	if ((r = deny_gaps(p, &cap_gaps)) < 0 ||
+	    (r = protected_gaps(p, &cap_gaps)) < 0)
+		return r;
+	for (unsigned op = 0; op < FBAC_OP_COUNT; op++) {
+		const struct fbac_op_info *oi = fbac_op_info(op);
+
+		if (oi->kind == FBAC_KIND_PATH && !oi->landlock_fs &&
+		    (r = add_gap(p, &cap_gaps, FBAC_OP_BIT(op), NULL,
+				 "'%s' has no kernel right", oi->name)) < 0)
+			return r;
+	}
+	return net_plan(p, &cap_gaps);
 }
 
 int fbac_policy_plan(struct fbac_policy *p)

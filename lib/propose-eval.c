@@ -77,55 +77,66 @@ static uint32_t used_ops(const struct uo *v, size_t n, const struct fbac_origin 
 	return hit ? hit->ops : 0;
 }
 
-/* Resolve and compile f with the values, and see what it allows. */
-int evaluate(struct ctx *c, struct cand *k)
+/* The state one evaluation of a candidate shares between its steps. */
+struct eval {
+	struct ctx *c;
+	struct cand *k;
+	struct fbac_policy *pol;
+	struct uo *used; /* the origins of the rules accesses used */
+	size_t n_used;
+	struct uw *unused; /* the privilege entries no access used */
+	size_t n_unused;
+};
+
+/* Resolve and compile k's functionality with its values into *ret (NULL
+ * when it does not compile with them). */
+static int compile_candidate(struct cand *k, const struct ctx *c,
+			     struct fbac_policy **ret)
 {
 	struct fbac_include inc = { .name = k->f->name, .target = k->f };
 	struct fbac_define defs[FBAC_MAX_PARAMS];
 	/* Without the program's own executables: whether the functionality
 	 * itself names the program is one of the things to learn. */
 	struct fbac_resolve_input ri = {
-		.lib = c->in->lib, .env = c->in->env, .root_name = "--learn",
-		.grants = &inc, .n_grants = 1, .defines = defs,
+		.lib = c->in->lib,
+		.env = c->in->env,
+		.root_name = "--learn",
+		.grants = &inc,
+		.n_grants = 1,
+		.defines = defs,
 	};
-	_cleanup_free_ struct uo *used = NULL;
-	_cleanup_free_ struct uw *unused = NULL;
-	size_t n_unused = 0;
 	struct fbac_resolved *res = NULL;
-	struct fbac_policy *pol = NULL;
-	size_t n_used = 0;
 	int r;
 
+	*ret = NULL;
 	for (size_t i = 0; i < k->f->n_params; i++)
 		if (k->vals[i])
 			defs[ri.n_defines++] = (struct fbac_define){
-				NULL, k->f->params[i].name, k->vals[i] };
-	k->valid = false;
-	k->n_cov = 0;
-	k->gain = 0;
-	k->n_prot = 0;
-	k->n_carve = 0;
+				NULL, k->f->params[i].name, k->vals[i]
+			};
 	r = fbac_resolve(&ri, &res, NULL);
 	if (r == -ENOMEM)
 		return r;
 	if (r < 0)
 		return 0; /* not with these values */
 	r = fbac_policy_compile_flags(&res, k->f->name, FBAC_COMPILE_NO_GAPS,
-				      &pol, NULL);
+				      ret, NULL);
 	if (r == -ENOMEM)
 		return r;
-	if (r < 0)
-		return 0;
-	used = calloc(c->n + 1, sizeof(*used));
-	unused = calloc(pol->n_prules + 1, sizeof(*unused));
-	if (!used || !unused) {
-		fbac_policy_free(pol);
-		return -ENOMEM;
-	}
+	return 0;
+}
+
+/* Which accesses the policy allows (k->cov, k->n_cov, k->gain), and the
+ * origins of the rules that allowed them (e->used). */
+static void cover_accesses(struct eval *e)
+{
+	struct ctx *c = e->c;
+	struct cand *k = e->k;
+
 	for (size_t i = 0; i < c->n; i++) {
 		struct fbac_verdict v = { 0 };
 
-		k->cov[i] = fbac_policy_query(pol, &c->obs[i].q, &v) == 0 &&
+		k->cov[i] = fbac_policy_query(e->pol, &c->obs[i].q, &v) == 0 &&
 			    v.allowed;
 		if (k->cov[i]) {
 			if (c->universe[i]) {
@@ -133,10 +144,18 @@ int evaluate(struct ctx *c, struct cand *k)
 				k->gain += c->weight[i];
 			}
 			if (v.origin)
-				used[n_used++] = (struct uo){ v.origin,
-							      FBAC_OP_BIT(c->obs[i].q.op) };
+				e->used[e->n_used++] = (struct uo){
+					v.origin, FBAC_OP_BIT(c->obs[i].q.op)
+				};
 		}
 	}
+}
+
+/* Whether the policy lets the program run by its name or its own folder
+ * (k->names_program). */
+static void find_names_program(const struct ctx *c, struct cand *k,
+			       const struct fbac_policy *pol)
+{
 	k->names_program = false;
 	for (size_t e = 0; e < 2; e++) {
 		const char *exe = e ? c->in->canonical : c->in->program;
@@ -155,23 +174,140 @@ int evaluate(struct ctx *c, struct cand *k)
 		    (strcmp(v.rule + strlen(dir), "/**") && strcmp(v.rule + strlen(dir), "/*")))
 			k->names_program = true;
 	}
-	qsort(used, n_used, sizeof(*used), cmp_uo);
-	{
-		size_t w = 0;
+}
 
-		for (size_t i = 0; i < n_used; i++) {
-			if (w && used[w - 1].origin == used[i].origin)
-				used[w - 1].ops |= used[i].ops;
-			else
-				used[w++] = used[i];
-		}
-		n_used = w;
+/* Sort e->used by origin and merge the operations of each origin. */
+static void merge_used(struct eval *e)
+{
+	size_t w = 0;
+
+	qsort(e->used, e->n_used, sizeof(*e->used), cmp_uo);
+	for (size_t i = 0; i < e->n_used; i++) {
+		if (w && e->used[w - 1].origin == e->used[i].origin)
+			e->used[w - 1].ops |= e->used[i].ops;
+		else
+			e->used[w++] = e->used[i];
 	}
-	k->cost = 1.0;
-	for (size_t i = 0; i < pol->n_prules; i++) {
-		const struct fbac_prule *pr = &pol->prules[i];
+	e->n_used = w;
+}
+
+/* Carve the reach of rule pr into protected path pp, which the run did not
+ * touch, out of k: what it grants there is denied, each rule by its own
+ * pattern (a literal rule below would decide before a tree). Return 1 when
+ * there is too much to carve (k is not it). */
+static int carve_out(struct ctx *c, struct cand *k, const struct fbac_prule *pr,
+		     const struct fbac_resolved_protected *pp)
+{
+	bool dup = false;
+
+	for (size_t q = 0; q < k->n_carve; q++)
+		if (streq(k->carve[q].pattern, pr->pattern)) {
+			k->carve[q].ops |= pr->ops & ~pp->allow;
+			dup = true;
+		}
+	if (dup)
+		return 0;
+	if (k->n_carve >= FBAC_MAX_LEARN_CARVE)
+		return 1; /* too much to carve: not it */
+	/* A carve-out is one more thing to read, once
+	 * per protected path. */
+	for (size_t q = 0; q < k->n_carve && !dup; q++)
+		dup = streq(k->carve[q].prot_path, pp->path);
+	if (!dup)
+		k->cost += 1.5;
+	k->carve[k->n_carve++] = (struct fbac_prop_carve){ pr->pattern,
+							   pr->ops & ~pp->allow,
+							   NULL };
+	if (!(k->carve[k->n_carve - 1].pattern = fbac_arena_strdup(c->a,
+								   pr->pattern)) ||
+	    !(k->carve[k->n_carve - 1].prot_path = fbac_arena_strdup(c->a,
+								     pp->path)))
+		return -ENOMEM;
+	return 0;
+}
+
+/* Note protected path pp, which the run touched, among k's (once). */
+static int note_protected(struct ctx *c, struct cand *k,
+			  const struct fbac_resolved_protected *pp)
+{
+	bool dup = false;
+
+	if (k->n_prot >= ARRAY_SIZE(k->prot))
+		return 0;
+	for (size_t q = 0; q < k->n_prot; q++)
+		dup |= streq(k->prot[q], pp->path);
+	if (!dup && !(k->prot[k->n_prot++] = fbac_arena_strdup(c->a, pp->path)))
+		return -ENOMEM;
+	return 0;
+}
+
+/* The protected paths rule pr (with folder prefix) reaches: only if the
+ * run went there, else carved out. Return 1 when k is not it. */
+static int reach_protected(struct eval *e, const struct fbac_prule *pr,
+			   const char *prefix)
+{
+	struct ctx *c = e->c;
+	int r;
+
+	for (size_t p = 0; p < e->pol->n_protected; p++) {
+		const struct fbac_resolved_protected *pp = &e->pol->protected[p];
+		bool touched = false;
+
+		if (!fbac_path_is_under(prefix, pp->path) ||
+		    !(pr->ops & ~pp->allow))
+			continue;
+		for (size_t o = 0; o < c->n && !touched; o++)
+			touched = c->obs[o].prot &&
+				  streq(c->obs[o].prot->path, pp->path);
+		r = touched ? note_protected(c, e->k, pp) :
+			      carve_out(c, e->k, pr, pp);
+		if (r)
+			return r;
+	}
+	return 0;
+}
+
+/* What rule pr (with folder prefix) costs: a sensitive folder written, and
+ * a privilege entry no access used (its heaviest rule, in e->unused). */
+static void cost_rule(struct eval *e, const struct fbac_prule *pr,
+		      const char *prefix)
+{
+	uint32_t uops = used_ops(e->used, e->n_used, pr->origin);
+
+	/* Writing a whole sensitive folder (the home directory, /etc)
+	 * is too wide however much of it the run used. */
+	if ((pr->ops & WRITE_OPS) && !pr->literal && sensitive_dir(e->c, prefix))
+		e->k->cost += 3.0;
+	/* Used only for reading, it also grants writing or running:
+	 * that is granted beyond what was observed too. */
+	if (uops && !(uops & (WRITE_OPS | FBAC_OP_BIT(FBAC_OP_FILE_EXECUTE))) &&
+	    (pr->ops & (WRITE_OPS | FBAC_OP_BIT(FBAC_OP_FILE_EXECUTE))))
+		uops = 0;
+	if (!uops) {
+		/* One privilege entry is one thing to read: its
+		 * heaviest rule counts. */
+		double w = rule_weight(e->c, prefix, pr->ops);
+		size_t j;
+
+		for (j = 0; j < e->n_unused; j++)
+			if (e->unused[j].origin == pr->origin)
+				break;
+		if (j == e->n_unused)
+			e->unused[e->n_unused++] = (struct uw){ pr->origin, 0 };
+		if (w > e->unused[j].w)
+			e->unused[j].w = w;
+	}
+}
+
+/* The cost of the path rules that allow: their protected reach, their
+ * width, and the entries no access used. Return 1 when k is not it. */
+static int cost_path_rules(struct eval *e)
+{
+	int r;
+
+	for (size_t i = 0; i < e->pol->n_prules; i++) {
+		const struct fbac_prule *pr = &e->pol->prules[i];
 		char prefix[FBAC_MAX_PATH];
-		uint32_t uops;
 
 		if (pr->deny)
 			continue;
@@ -180,102 +316,65 @@ int evaluate(struct ctx *c, struct cand *k)
 			prefix[strlen(prefix) - 1] = 0;
 		if (prefix[0] != '/')
 			continue;
-		/* A protected path it reaches: only if the run went there. */
-		for (size_t p = 0; p < pol->n_protected; p++) {
-			const struct fbac_resolved_protected *pp = &pol->protected[p];
-			bool touched = false;
-
-			if (!fbac_path_is_under(prefix, pp->path) ||
-			    !(pr->ops & ~pp->allow))
-				continue;
-			for (size_t o = 0; o < c->n && !touched; o++)
-				touched = c->obs[o].prot &&
-					  streq(c->obs[o].prot->path, pp->path);
-			if (!touched) {
-				/* Only with that reach carved out: what it
-				 * grants there is denied, each rule by its
-				 * own pattern (a literal rule below would
-				 * decide before a tree). */
-				bool dup = false;
-
-				for (size_t q = 0; q < k->n_carve; q++)
-					if (streq(k->carve[q].pattern, pr->pattern)) {
-						k->carve[q].ops |= pr->ops & ~pp->allow;
-						dup = true;
-					}
-				if (dup)
-					continue;
-				if (k->n_carve >= FBAC_MAX_LEARN_CARVE)
-					goto out; /* too much to carve: not it */
-				/* A carve-out is one more thing to read, once
-				 * per protected path. */
-				for (size_t q = 0; q < k->n_carve && !dup; q++)
-					dup = streq(k->carve[q].prot_path, pp->path);
-				if (!dup)
-					k->cost += 1.5;
-				k->carve[k->n_carve++] = (struct fbac_prop_carve){
-					pr->pattern, pr->ops & ~pp->allow, NULL };
-				if (!(k->carve[k->n_carve - 1].pattern =
-					      fbac_arena_strdup(c->a, pr->pattern)) ||
-				    !(k->carve[k->n_carve - 1].prot_path =
-					      fbac_arena_strdup(c->a, pp->path))) {
-					r = -ENOMEM;
-					goto out;
-				}
-				continue;
-			}
-			if (k->n_prot < ARRAY_SIZE(k->prot)) {
-				bool dup = false;
-
-				for (size_t q = 0; q < k->n_prot; q++)
-					dup |= streq(k->prot[q], pp->path);
-				if (!dup && !(k->prot[k->n_prot++] =
-						      fbac_arena_strdup(c->a, pp->path))) {
-					r = -ENOMEM;
-					goto out;
-				}
-			}
-		}
-		uops = used_ops(used, n_used, pr->origin);
-		/* Writing a whole sensitive folder (the home directory, /etc)
-		 * is too wide however much of it the run used. */
-		if ((pr->ops & WRITE_OPS) && !pr->literal && sensitive_dir(c, prefix))
-			k->cost += 3.0;
-		/* Used only for reading, it also grants writing or running:
-		 * that is granted beyond what was observed too. */
-		if (uops && !(uops & (WRITE_OPS | FBAC_OP_BIT(FBAC_OP_FILE_EXECUTE))) &&
-		    (pr->ops & (WRITE_OPS | FBAC_OP_BIT(FBAC_OP_FILE_EXECUTE))))
-			uops = 0;
-		if (!uops) {
-			/* One privilege entry is one thing to read: its
-			 * heaviest rule counts. */
-			double w = rule_weight(c, prefix, pr->ops);
-			size_t j;
-
-			for (j = 0; j < n_unused; j++)
-				if (unused[j].origin == pr->origin)
-					break;
-			if (j == n_unused)
-				unused[n_unused++] = (struct uw){ pr->origin, 0 };
-			if (w > unused[j].w)
-				unused[j].w = w;
-		}
+		if ((r = reach_protected(e, pr, prefix)))
+			return r;
+		cost_rule(e, pr, prefix);
 	}
-	for (size_t j = 0; j < n_unused; j++)
-		k->cost += unused[j].w;
-	for (size_t i = 0; i < pol->n_net; i++)
-		if (!used_ops(used, n_used, pol->net[i]->origin))
-			/* A program that never connected gains a
-			 * network: that is a lot beyond what it did. */
-			k->cost += pol->net[i]->ops &
-					   FBAC_OP_BIT(FBAC_OP_NETWORK_INCOMING) ?
-					   3.0 :
-					   2.0;
-	k->valid = true;
-	r = 0;
-out:
-	fbac_policy_free(pol);
-	return r;
+	for (size_t j = 0; j < e->n_unused; j++)
+		e->k->cost += e->unused[j].w;
+	return 0;
+}
+
+/* The cost of the network rules no access used. */
+static void cost_network(struct eval *e)
+{
+	const struct fbac_policy *pol = e->pol;
+
+	for (size_t i = 0; i < pol->n_net; i++) {
+		bool incoming = pol->net[i]->ops &
+				FBAC_OP_BIT(FBAC_OP_NETWORK_INCOMING);
+
+		if (used_ops(e->used, e->n_used, pol->net[i]->origin))
+			continue;
+		/* A program that never connected gains a
+		 * network: that is a lot beyond what it did. */
+		e->k->cost += incoming ? 3.0 : 2.0;
+	}
+}
+
+/* Resolve and compile f with the values, and see what it allows. */
+int evaluate(struct ctx *c, struct cand *k)
+{
+	_cleanup_free_ struct uo *used = NULL;
+	_cleanup_free_ struct uw *unused = NULL;
+	struct eval e = { .c = c, .k = k };
+	int r;
+
+	k->valid = false;
+	k->n_cov = 0;
+	k->gain = 0;
+	k->n_prot = 0;
+	k->n_carve = 0;
+	r = compile_candidate(k, c, &e.pol);
+	if (r < 0 || !e.pol)
+		return r;
+	e.used = used = calloc(c->n + 1, sizeof(*used));
+	e.unused = unused = calloc(e.pol->n_prules + 1, sizeof(*unused));
+	if (!used || !unused) {
+		fbac_policy_free(e.pol);
+		return -ENOMEM;
+	}
+	cover_accesses(&e);
+	find_names_program(c, k, e.pol);
+	merge_used(&e);
+	k->cost = 1.0;
+	r = cost_path_rules(&e);
+	if (r == 0) {
+		cost_network(&e);
+		k->valid = true;
+	}
+	fbac_policy_free(e.pol);
+	return r < 0 ? r : 0;
 }
 
 /* A functionality written for the program (it names it) is worth a

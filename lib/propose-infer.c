@@ -61,9 +61,10 @@ void parent_of(const char *path, char *buf, size_t size)
 	snprintf(buf, size, "%.*s", (int)(slash == path ? 1 : slash - path), path);
 }
 
-/* The values worth trying: folders written, then folders read, in the
- * order of their first access; ports and hosts connected to; names. */
-int infer_values(struct ctx *c)
+/* The folders written, then those read, in the order of their first access
+ * (with the program's own folder between them), and the folders written
+ * together. */
+static int infer_dirs_accessed(struct ctx *c)
 {
 	char dir[FBAC_MAX_PATH], list[FBAC_MAX_PATH] = "";
 	size_t n_written = 0;
@@ -117,6 +118,16 @@ int infer_values(struct ctx *c)
 	}
 	if (strchr(list, ',') && (r = values_add(c, &c->dirs, list)) < 0)
 		return r;
+	return 0;
+}
+
+/* A protected folder the run used, then every folder read or written,
+ * together. */
+static int infer_dirs_protected_and_all(struct ctx *c)
+{
+	char list[FBAC_MAX_PATH] = "";
+	int r;
+
 	/* A protected folder the run used: where a functionality that names
 	 * it (a browser's profile) may be pointed. */
 	for (size_t i = 0; i < c->n; i++)
@@ -124,7 +135,6 @@ int infer_values(struct ctx *c)
 		    (r = values_add(c, &c->dirs, c->obs[i].prot->path)) < 0)
 			return r;
 	/* Every folder read or written, together. */
-	list[0] = 0;
 	for (size_t i = 0; i < c->dirs.n; i++)
 		if (!strchr(c->dirs.v[i], ',') && !sensitive_dir(c, c->dirs.v[i]) &&
 		    strlen(list) + strlen(c->dirs.v[i]) + 2 < sizeof(list))
@@ -132,6 +142,15 @@ int infer_values(struct ctx *c)
 				 "%s%s", list[0] ? "," : "", c->dirs.v[i]);
 	if (strchr(list, ',') && (r = values_add(c, &c->dirs, list)) < 0)
 		return r;
+	return 0;
+}
+
+/* The ports and hosts connected to, and the ports listened on below the
+ * ephemeral range. */
+static int infer_ports_hosts(struct ctx *c)
+{
+	int r;
+
 	for (size_t i = 0; i < c->n; i++) {
 		const struct fbac_obs *o = &c->obs[i];
 		char port[16];
@@ -148,6 +167,15 @@ int infer_values(struct ctx *c)
 		if (o->q.host && (r = values_add(c, &c->hosts, o->q.host)) < 0)
 			return r;
 	}
+	return 0;
+}
+
+/* The program's base name, and NAME of ~/.NAME, ~/.config/NAME,
+ * ~/.cache/NAME, ~/.local/share/NAME. */
+static int infer_names(struct ctx *c)
+{
+	int r;
+
 	if (c->in->program) {
 		const char *base = strrchr(c->in->program, '/');
 
@@ -188,3 +216,15 @@ int infer_values(struct ctx *c)
 	return 0;
 }
 
+/* The values worth trying: folders written, then folders read, in the
+ * order of their first access; ports and hosts connected to; names. */
+int infer_values(struct ctx *c)
+{
+	int r;
+
+	if ((r = infer_dirs_accessed(c)) < 0 ||
+	    (r = infer_dirs_protected_and_all(c)) < 0 ||
+	    (r = infer_ports_hosts(c)) < 0 || (r = infer_names(c)) < 0)
+		return r;
+	return 0;
+}

@@ -143,8 +143,294 @@ static int take(struct ctx *c, const struct cand *k, const bool *covered_before,
 	return 0;
 }
 
-int fbac_propose(const struct fbac_propose_input *in,
-		 struct fbac_proposal *ret, struct fbac_diag *diag)
+/* The state the cover shares between its steps. */
+struct cover {
+	struct ctx *c;
+	struct fbac_proposal *p;
+	struct fbac_obs *obs; /* c->obs, writable */
+	struct cand *cands;   /* the valid candidates that cover something */
+	size_t n_cand;
+	bool *covered; /* by a chosen functionality */
+	double total;  /* the weight of the accesses to cover */
+	size_t cap;    /* of p->funcs */
+};
+
+/* Which accesses the cover counts (c->universe), their weight
+ * (c->weight, the sum in v->total), and the protected path each is under
+ * (obs[i].prot). */
+static void classify_accesses(struct cover *v, const struct fbac_policy *prot)
+{
+	const struct fbac_propose_input *in = v->c->in;
+	struct fbac_obs *obs = v->obs;
+
+	for (size_t i = 0; i < v->c->n; i++) {
+		struct fbac_verdict vd = { 0 };
+
+		/* The innermost protected path above it, if any. */
+		for (size_t j = 0; obs[i].q.path && obs[i].q.path[0] == '/' &&
+				   j < prot->n_protected; j++)
+			if (fbac_path_is_under(obs[i].q.path, prot->protected[j].path) &&
+			    !(FBAC_OP_BIT(obs[i].q.op) & prot->protected[j].allow))
+				obs[i].prot = &prot->protected[j];
+		obs[i].is_protected = obs[i].prot != NULL;
+		if (exe_access(in, &obs[i]))
+			continue;
+		if (in->existing &&
+		    !fbac_stack_query(in->existing, &obs[i].q, &vd)) {
+			v->p->n_already++;
+			continue;
+		}
+		if (fbac_op_info(obs[i].q.op)->kind == FBAC_KIND_SIGNAL)
+			continue;
+		v->c->universe[i] = !obs[i].prot;
+		v->c->weight[i] = obs_weight(v->c, &obs[i]);
+		if (v->c->universe[i])
+			v->total += v->c->weight[i];
+	}
+}
+
+/* The best arguments of each functionality: the candidates that cover
+ * something (v->cands), their coverage in covbuf. */
+static int build_candidates(struct cover *v, uint8_t *covbuf)
+{
+	size_t n = v->c->n, nf = v->c->in->lib->n_funcs;
+	struct cand tmp = { .cov = covbuf + nf * (n + 1) };
+	int r;
+
+	for (size_t i = 0; i < nf; i++) {
+		struct cand *k = &v->cands[v->n_cand];
+
+		k->cov = covbuf + i * (n + 1);
+		if ((r = best_args(v->c, v->c->in->lib->funcs[i], k, &tmp)) < 0)
+			return r;
+		if (k->valid && k->n_cov)
+			v->n_cand++;
+	}
+	return 0;
+}
+
+/* The candidate that pays most for itself in this phase (NULL: none), and
+ * the weight of the hints that name it (*ret_hint). */
+static struct cand *pick_best(const struct cover *v, bool high_phase,
+			      unsigned *ret_hint)
+{
+	const struct ctx *c = v->c;
+	struct cand *best = NULL;
+	double best_ratio = 0;
+	unsigned best_hint = 0;
+
+	for (size_t k = 0; k < v->n_cand; k++) {
+		struct cand *ck = &v->cands[k];
+		double gain = 0, ratio;
+		unsigned hint;
+
+		if (!ck->valid)
+			continue;
+		/* High-level ones first: a building block only once
+		 * no high-level one pays for itself. */
+		if (!ck->f->high_level && high_phase)
+			continue;
+		for (size_t i = 0; i < c->n; i++)
+			if (ck->cov[i] && c->universe[i] && !v->covered[i])
+				gain += c->weight[i];
+		gain *= bonus(ck);
+		ratio = gain / ck->cost;
+		if (gain < MIN_GAIN || ratio < MIN_RATIO)
+			continue;
+		/* The high-level one: the most covered for its cost,
+		 * in absolute terms (a narrow one covering half is
+		 * not the program's purpose). */
+		if (high_phase)
+			ratio = gain - ck->cost;
+		if (high_phase && gain < v->total / 2)
+			continue;
+		/* Among those that fit the run, what the program is
+		 * (the hints) decides; the run's cost only when the
+		 * hints name none of them, or between equal hints. */
+		hint = high_phase ? hint_weight(c->in, ck->f, NULL) : 0;
+		if (best && hint != best_hint) {
+			if (hint < best_hint)
+				continue;
+		} else if (best &&
+			   !(ratio > best_ratio + 1e-9 ||
+			     (ratio > best_ratio - 1e-9 && ck->f->high_level &&
+			      !best->f->high_level))) {
+			/* Ties: high-level first, then by name
+			 * (stable). */
+			continue;
+		}
+		best = ck;
+		best_ratio = ratio;
+		best_hint = hint;
+	}
+	*ret_hint = best_hint;
+	return best;
+}
+
+/* Take best into the proposal, with the hint that named it as its
+ * evidence, and mark what it covers. */
+static int choose(struct cover *v, struct cand *best, unsigned best_hint)
+{
+	size_t n = v->c->n;
+	_cleanup_free_ bool *before = malloc((n + 1) * sizeof(*before));
+	int r;
+
+	if (!before)
+		return -ENOMEM;
+	memcpy(before, v->covered, (n + 1) * sizeof(*before));
+	if ((r = take(v->c, best, before, v->p, &v->cap)) < 0)
+		return r;
+	if (best_hint) {
+		const char *why = NULL;
+
+		hint_weight(v->c->in, best->f, &why);
+		if (why && !(v->p->funcs[v->p->n_funcs - 1].evidence =
+				     fbac_arena_strdup(v->c->a, why)))
+			return -ENOMEM;
+	}
+	for (size_t i = 0; i < n; i++)
+		v->covered[i] |= best->cov[i] && v->c->universe[i];
+	best->valid = false;
+	return 0;
+}
+
+/* Greedy weighted set cover: one high-level functionality, then building
+ * blocks until none pays for itself; high-level ones first in p->funcs,
+ * then building blocks, each in the order chosen. */
+static int greedy_cover(struct cover *v)
+{
+	struct fbac_proposal *p = v->p;
+	bool high_phase = true;
+	int r;
+
+	for (;;) {
+		unsigned best_hint;
+		struct cand *best = pick_best(v, high_phase, &best_hint);
+
+		if (!best && high_phase) {
+			high_phase = false;
+			continue;
+		}
+		if (!best)
+			break;
+		/* One high-level functionality; then building blocks. */
+		high_phase = false;
+		if ((r = choose(v, best, best_hint)) < 0)
+			return r;
+	}
+	/* High-level ones first, then building blocks, each in the order
+	 * chosen. */
+	for (size_t i = 1; i < p->n_funcs; i++)
+		for (size_t j = i; j > 0 && p->funcs[j].f->high_level &&
+				   !p->funcs[j - 1].f->high_level;
+		     j--) {
+			struct fbac_prop_func t = p->funcs[j];
+
+			p->funcs[j] = p->funcs[j - 1];
+			p->funcs[j - 1] = t;
+		}
+	return 0;
+}
+
+/* Whether a chosen functionality reaches access i. */
+static bool reached_by_chosen(const struct cover *v, size_t i)
+{
+	bool reached = false;
+
+	for (size_t k = 0; k < v->n_cand; k++)
+		for (size_t f = 0; f < v->p->n_funcs; f++)
+			if (v->p->funcs[f].f == v->cands[k].f &&
+			    v->cands[k].cov[i])
+				reached = true;
+	return reached;
+}
+
+/* List protected access o apart: one entry per protected path, its folder
+ * when the run used several things in it, as a person would grant it,
+ * with the functionality that would grant it. */
+static int list_protected_one(struct cover *v, const struct fbac_obs *o)
+{
+	struct fbac_proposal *p = v->p;
+	const struct fbac_propose_input *in = v->c->in;
+	size_t cap_prot = p->n_prot, j;
+	struct fbac_suggestion sug[1];
+	size_t n_sug = 0;
+	char fill[FBAC_MAX_PATH];
+	struct fbac_obs *copy;
+	int r;
+
+	for (j = 0; j < p->n_prot; j++)
+		if (p->prot[j].prot_path == o->prot->path)
+			break;
+	if (j < p->n_prot) {
+		p->prot[j].ops |= FBAC_OP_BIT(o->q.op);
+		p->prot[j].covers++;
+		if (!streq(p->prot[j].obs->q.path, o->q.path))
+			p->prot[j].several = true;
+		return 0;
+	}
+	copy = copy_obs(v->c, o);
+	if (!copy)
+		return -ENOMEM;
+	r = fbac_suggest(in->lib, in->env, &o->q,
+			 fbac_suggest_fill_dir(&o->q, fill, sizeof(fill)), sug,
+			 1, &n_sug);
+	if (r < 0)
+		return r;
+	if ((r = fbac_arena_grow(v->c->a, (void **)&p->prot, &cap_prot,
+				 p->n_prot + 1, sizeof(*p->prot))) < 0)
+		return r;
+	p->prot[p->n_prot] = (struct fbac_prop_protected){
+		.obs = copy,
+		.prot_path = o->prot->path,
+		.ops = FBAC_OP_BIT(o->q.op),
+		.covers = 1
+	};
+	if (n_sug && !(p->prot[p->n_prot].suggestion =
+			       fbac_arena_strdup(v->c->a, sug[0].f->name)))
+		return -ENOMEM;
+	p->n_prot++;
+	return 0;
+}
+
+/*
+ * Protected accesses: never the reason to choose a functionality,
+ * and shown on their own. One that a chosen functionality reaches
+ * is named in its comment; the others are listed apart (the caller
+ * asks, or grants each as a raw privilege on exactly that path,
+ * flagged), with the functionality that would grant it. The pattern of
+ * each: the path, or the protected folder's tree.
+ */
+static int list_protected(struct cover *v)
+{
+	struct fbac_proposal *p = v->p;
+	int r;
+
+	for (size_t i = 0; i < v->c->n; i++) {
+		if (!v->obs[i].prot || exe_access(v->c->in, &v->obs[i]))
+			continue;
+		if (reached_by_chosen(v, i))
+			continue;
+		if ((r = list_protected_one(v, &v->obs[i])) < 0)
+			return r;
+	}
+	/* The pattern of each: the path, or the protected folder's tree. */
+	for (size_t j = 0; j < p->n_prot; j++) {
+		const char *pp = p->prot[j].prot_path;
+
+		p->prot[j].pattern = p->prot[j].several ?
+					     fbac_arena_printf(v->c->a, "%s/**",
+							       pp) :
+					     p->prot[j].obs->q.path;
+		p->prot[j].prot_path = fbac_arena_strdup(v->c->a, pp);
+		if (!p->prot[j].pattern || !p->prot[j].prot_path)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+int fbac_propose(const struct fbac_propose_input *in, struct fbac_proposal *ret,
+		 struct fbac_diag *diag)
 {
 	struct fbac_proposal p = { .arena = fbac_arena_new() };
 	_cleanup_(fbac_policy_freep) struct fbac_policy *prot = NULL;
@@ -153,11 +439,9 @@ int fbac_propose(const struct fbac_propose_input *in,
 	_cleanup_free_ bool *universe = NULL, *covered = NULL;
 	_cleanup_free_ struct fbac_obs *obs = NULL;
 	_cleanup_free_ double *weight = NULL;
-	double total = 0;
-	bool high_phase = true;
-	struct cand tmp = { 0 };
 	struct ctx c = { .in = in, .diag = diag };
-	size_t n = in->obs->n, nf = in->lib->n_funcs, cap = 0, n_cand = 0;
+	struct cover v = { .c = &c, .p = &p };
+	size_t n = in->obs->n, nf = in->lib->n_funcs;
 	int r = -ENOMEM;
 
 	if (!p.arena)
@@ -175,137 +459,20 @@ int fbac_propose(const struct fbac_propose_input *in,
 	if ((r = protected_list(in, &prot, diag)) < 0)
 		goto fail;
 	memcpy(obs, in->obs->v, n * sizeof(*obs));
-	c.obs = obs;
+	c.obs = v.obs = obs;
 	c.n = n;
 	c.universe = universe;
 	c.weight = weight;
+	v.cands = cands;
+	v.covered = covered;
 	p.n_obs = n;
-	for (size_t i = 0; i < n; i++) {
-		struct fbac_verdict v = { 0 };
-
-		/* The innermost protected path above it, if any. */
-		for (size_t j = 0; obs[i].q.path && obs[i].q.path[0] == '/' &&
-				   j < prot->n_protected; j++)
-			if (fbac_path_is_under(obs[i].q.path, prot->protected[j].path) &&
-			    !(FBAC_OP_BIT(obs[i].q.op) & prot->protected[j].allow))
-				obs[i].prot = &prot->protected[j];
-		obs[i].is_protected = obs[i].prot != NULL;
-		if (exe_access(in, &obs[i]))
-			continue;
-		if (in->existing && !fbac_stack_query(in->existing, &obs[i].q, &v)) {
-			p.n_already++;
-			continue;
-		}
-		if (fbac_op_info(obs[i].q.op)->kind == FBAC_KIND_SIGNAL)
-			continue;
-		universe[i] = !obs[i].prot;
-		weight[i] = obs_weight(&c, &obs[i]);
-		if (universe[i])
-			total += weight[i];
-	}
+	classify_accesses(&v, prot);
 	if ((r = infer_values(&c)) < 0)
 		goto fail;
-	tmp.cov = covbuf + nf * (n + 1);
-	for (size_t i = 0; i < nf; i++) {
-		cands[n_cand].cov = covbuf + i * (n + 1);
-		if ((r = best_args(&c, in->lib->funcs[i], &cands[n_cand], &tmp)) < 0)
-			goto fail;
-		if (cands[n_cand].valid && cands[n_cand].n_cov)
-			n_cand++;
-	}
-	/* Greedy weighted set cover. */
-	for (;;) {
-		struct cand *best = NULL;
-		double best_ratio = 0;
-		double best_gain = 0;
-		unsigned best_hint = 0;
-		_cleanup_free_ bool *before = NULL;
-
-		for (size_t k = 0; k < n_cand; k++) {
-			double gain = 0, ratio;
-			unsigned hint;
-
-			if (!cands[k].valid)
-				continue;
-			/* High-level ones first: a building block only once
-			 * no high-level one pays for itself. */
-			if (!cands[k].f->high_level && high_phase)
-				continue;
-			for (size_t i = 0; i < n; i++)
-				if (cands[k].cov[i] && universe[i] && !covered[i])
-					gain += weight[i];
-			gain *= bonus(&cands[k]);
-			ratio = gain / cands[k].cost;
-			if (gain < MIN_GAIN || ratio < MIN_RATIO)
-				continue;
-			/* The high-level one: the most covered for its cost,
-			 * in absolute terms (a narrow one covering half is
-			 * not the program's purpose). */
-			if (high_phase)
-				ratio = gain - cands[k].cost;
-			if (high_phase && gain < total / 2)
-				continue;
-			/* Among those that fit the run, what the program is
-			 * (the hints) decides; the run's cost only when the
-			 * hints name none of them, or between equal hints. */
-			hint = high_phase ? hint_weight(in, cands[k].f, NULL) : 0;
-			if (best && hint != best_hint) {
-				if (hint < best_hint)
-					continue;
-			} else if (best && !(ratio > best_ratio + 1e-9 ||
-					     (ratio > best_ratio - 1e-9 &&
-					      cands[k].f->high_level &&
-					      !best->f->high_level))) {
-				/* Ties: high-level first, then by name
-				 * (stable). */
-				continue;
-			}
-			best = &cands[k];
-			best_ratio = ratio;
-			best_gain = gain;
-			best_hint = hint;
-		}
-		if (!best && high_phase) {
-			high_phase = false;
-			continue;
-		}
-		if (!best)
-			break;
-		/* One high-level functionality; then building blocks. */
-		high_phase = false;
-		(void)best_gain;
-		before = malloc((n + 1) * sizeof(*before));
-		if (!before) {
-			r = -ENOMEM;
-			goto fail;
-		}
-		memcpy(before, covered, (n + 1) * sizeof(*before));
-		if ((r = take(&c, best, before, &p, &cap)) < 0)
-			goto fail;
-		if (best_hint) {
-			const char *why = NULL;
-
-			hint_weight(in, best->f, &why);
-			if (why && !(p.funcs[p.n_funcs - 1].evidence =
-					     fbac_arena_strdup(c.a, why))) {
-				r = -ENOMEM;
-				goto fail;
-			}
-		}
-		for (size_t i = 0; i < n; i++)
-			covered[i] |= best->cov[i] && universe[i];
-		best->valid = false;
-	}
-	/* High-level ones first, then building blocks, each in the order
-	 * chosen. */
-	for (size_t i = 1; i < p.n_funcs; i++)
-		for (size_t j = i; j > 0 && p.funcs[j].f->high_level &&
-				   !p.funcs[j - 1].f->high_level; j--) {
-			struct fbac_prop_func t = p.funcs[j];
-
-			p.funcs[j] = p.funcs[j - 1];
-			p.funcs[j - 1] = t;
-		}
+	if ((r = build_candidates(&v, covbuf)) < 0)
+		goto fail;
+	if ((r = greedy_cover(&v)) < 0)
+		goto fail;
 	for (size_t i = 0; i < n; i++) {
 		p.n_covered_funcs += covered[i];
 		/* What is left: raw privileges. */
@@ -315,78 +482,8 @@ int fbac_propose(const struct fbac_propose_input *in,
 		goto fail;
 	for (size_t i = 0; i < n; i++)
 		p.n_covered_raw += covered[i];
-	/*
-	 * Protected accesses: never the reason to choose a functionality,
-	 * and shown on their own. One that a chosen functionality reaches
-	 * is named in its comment; the others are listed apart (the caller
-	 * asks, or grants each as a raw privilege on exactly that path,
-	 * flagged), with the functionality that would grant it.
-	 */
-	for (size_t i = 0; i < n; i++) {
-		bool reached = false;
-		size_t cap_prot = p.n_prot, j;
-		struct fbac_suggestion sug[1];
-		size_t n_sug = 0;
-		char fill[FBAC_MAX_PATH];
-		struct fbac_obs *copy;
-
-		if (!obs[i].prot || exe_access(in, &obs[i]))
-			continue;
-		for (size_t k = 0; k < n_cand; k++)
-			for (size_t f = 0; f < p.n_funcs; f++)
-				if (p.funcs[f].f == cands[k].f &&
-				    cands[k].cov[i])
-					reached = true;
-		if (reached)
-			continue;
-		/* One entry per protected path: its folder when the run
-		 * used several things in it, as a person would grant it. */
-		for (j = 0; j < p.n_prot; j++)
-			if (p.prot[j].prot_path == obs[i].prot->path)
-				break;
-		if (j < p.n_prot) {
-			p.prot[j].ops |= FBAC_OP_BIT(obs[i].q.op);
-			p.prot[j].covers++;
-			if (!streq(p.prot[j].obs->q.path, obs[i].q.path))
-				p.prot[j].several = true;
-			continue;
-		}
-		copy = copy_obs(&c, &obs[i]);
-		if (!copy) {
-			r = -ENOMEM;
-			goto fail;
-		}
-		r = fbac_suggest(in->lib, in->env, &obs[i].q,
-				 fbac_suggest_fill_dir(&obs[i].q, fill, sizeof(fill)),
-				 sug, 1, &n_sug);
-		if (r < 0)
-			goto fail;
-		if ((r = fbac_arena_grow(c.a, (void **)&p.prot, &cap_prot,
-					 p.n_prot + 1, sizeof(*p.prot))) < 0)
-			goto fail;
-		p.prot[p.n_prot] = (struct fbac_prop_protected){
-			.obs = copy, .prot_path = obs[i].prot->path,
-			.ops = FBAC_OP_BIT(obs[i].q.op), .covers = 1 };
-		if (n_sug && !(p.prot[p.n_prot].suggestion =
-				       fbac_arena_strdup(c.a, sug[0].f->name))) {
-			r = -ENOMEM;
-			goto fail;
-		}
-		p.n_prot++;
-	}
-	/* The pattern of each: the path, or the protected folder's tree. */
-	for (size_t j = 0; j < p.n_prot; j++) {
-		const char *pp = p.prot[j].prot_path;
-
-		p.prot[j].pattern = p.prot[j].several ?
-					    fbac_arena_printf(c.a, "%s/**", pp) :
-					    p.prot[j].obs->q.path;
-		p.prot[j].prot_path = fbac_arena_strdup(c.a, pp);
-		if (!p.prot[j].pattern || !p.prot[j].prot_path) {
-			r = -ENOMEM;
-			goto fail;
-		}
-	}
+	if ((r = list_protected(&v)) < 0)
+		goto fail;
 	*ret = p;
 	return 0;
 fail:

@@ -306,6 +306,168 @@ static int new_ruleset(const struct ll_ruleset_attr *attr, size_t size)
 	return fd;
 }
 
+/* The state of one prepare_one that its steps share. */
+struct ll_prep {
+	const struct fbac_landlock_plan *p;
+	struct landlock_extra *x;
+	uint64_t handled, handled_net;
+	int sup, prog; /* the rulesets (prog: -1 when not made) */
+	/* The supervisor's own rules on whole trees, with the rights below
+	 * each. */
+	const char *sup_dirs[FBAC_MAX_LAYERS + 2];
+	uint64_t sup_below[FBAC_MAX_LAYERS + 2];
+	size_t n_sup_dirs, implied, missing;
+};
+
+/*
+ * The supervisor's own rules on whole trees (made after the plan's,
+ * which they may imply). It reads the program's /proc entries, and
+ * writes those the policy lets it write (uid_map, oom_score_adj,
+ * ...), decided on the path it rewrote: rules on /proc/self bound at
+ * launch name the launcher's own entries, never the program's. And
+ * it alone may read sup_reads (the policy layers).
+ */
+static int ll_sup_dirs(struct ll_prep *s, const char *const *sup_reads,
+		       size_t n_sup_reads)
+{
+	s->sup_dirs[0] = "/proc";
+	s->sup_below[0] = (FBAC_LL_FS_READ_FILE | FBAC_LL_FS_READ_DIR |
+			   FBAC_LL_FS_WRITE_FILE | FBAC_LL_FS_TRUNCATE) &
+			  s->handled;
+	s->n_sup_dirs = 1;
+	if (n_sup_reads > ARRAY_SIZE(s->sup_dirs) - 1)
+		return log_error(-E2BIG, "too many policy layers for the supervisor's rules");
+	for (size_t i = 0; i < n_sup_reads; i++) {
+		s->sup_dirs[s->n_sup_dirs] = sup_reads[i];
+		s->sup_below[s->n_sup_dirs++] = (FBAC_LL_FS_READ_FILE |
+						 FBAC_LL_FS_READ_DIR) &
+						s->handled;
+	}
+	return 0;
+}
+
+/* The rule on the plan's paths[i] in both rulesets, unless the rules
+ * above it already give its rights. */
+static int ll_plan_path(struct ll_prep *s, size_t i)
+{
+	const struct fbac_landlock_plan *p = s->p;
+	struct landlock_extra *x = s->x;
+	uint64_t acc, prog_acc, up_sup, up_prog;
+	const struct landlock_grant *g;
+	int r;
+
+	plan_rights(p, i, x, s->handled, &acc, &prog_acc);
+	/* REFER compares the rights on both sides of a move rule by
+	 * rule: such rules are always made. */
+	if (!(p->paths[i].access & FBAC_LL_FS_REFER)) {
+		inherited_rights(p, i, x, s->handled, s->sup_dirs, s->sup_below,
+				 s->n_sup_dirs, &up_sup, &up_prog);
+		if (acc && !(acc & ~up_sup)) {
+			acc = 0;
+			s->implied++;
+		}
+		if (s->prog >= 0 && prog_acc && !(prog_acc & ~up_prog)) {
+			prog_acc = 0;
+			s->implied++;
+		}
+	}
+	/* Listed as a narrow rule, the object is open already: the
+	 * same one, as that walk met no symlink. */
+	g = x ? landlock_grant_at(&x->narrow, p->paths[i].path) : NULL;
+	if (!acc && !prog_acc)
+		return 0;
+	if (g && g->fd >= 0)
+		r = add_fd2(s->sup, acc, s->prog, prog_acc, g->fd, g->dir,
+			    p->paths[i].literal_only);
+	else if (x && landlock_grant_at(&x->absent, p->paths[i].path))
+		r = add_missing_sup(s->sup, acc, p->paths[i].path, &s->missing);
+	else
+		r = add_path2(s->sup, acc, s->prog, prog_acc, p->paths[i].path,
+			      p->paths[i].literal_only, &s->missing);
+	if (r < 0) {
+		errno = -r;
+		return log_error(r, "cannot add a landlock rule for '%s': %m",
+				 p->paths[i].path);
+	}
+	return 0;
+}
+
+/* The TCP port rules, connect and bind, in both rulesets. */
+static int ll_ports(const struct ll_prep *s)
+{
+	const struct fbac_landlock_plan *p = s->p;
+	int r;
+
+	for (size_t i = 0; (s->handled_net & FBAC_LL_NET_CONNECT_TCP) &&
+			   i < p->n_connect_ports;
+	     i++)
+		if ((r = add_port(s->sup, FBAC_LL_NET_CONNECT_TCP,
+				  p->connect_ports[i])) < 0 ||
+		    (s->prog >= 0 &&
+		     (r = add_port(s->prog, FBAC_LL_NET_CONNECT_TCP,
+				   p->connect_ports[i])) < 0))
+			return log_error(r, "cannot add a landlock port rule");
+	for (size_t i = 0;
+	     (s->handled_net & FBAC_LL_NET_BIND_TCP) && i < p->n_bind_ports; i++)
+		if ((r = add_port(s->sup, FBAC_LL_NET_BIND_TCP,
+				  p->bind_ports[i])) < 0 ||
+		    (s->prog >= 0 && (r = add_port(s->prog, FBAC_LL_NET_BIND_TCP,
+						   p->bind_ports[i])) < 0))
+			return log_error(r, "cannot add a landlock port rule");
+	return 0;
+}
+
+/* The executables expanded from patterns, and the program's narrow
+ * rules. */
+static int ll_exec_narrow(const struct ll_prep *s)
+{
+	const struct landlock_extra *x = s->x;
+	uint64_t handled = s->handled;
+	int r;
+
+	for (size_t i = 0; x && i < x->exec.n; i++)
+		if ((r = add_path2(s->sup, FBAC_LL_FS_EXECUTE & handled, s->prog,
+				   (FBAC_LL_FS_EXECUTE | FBAC_LL_FS_READ_FILE) &
+					   handled,
+				   x->exec.v[i].path, 0, NULL)) < 0)
+			return log_error(r, "cannot add a landlock rule for '%s'",
+					 x->exec.v[i].path);
+	for (size_t i = 0; s->prog >= 0 && x && x->narrowed && i < x->narrow.n;
+	     i++)
+		if ((r = add_grant(s->prog, &x->narrow.v[i], handled)) < 0)
+			return log_error(r, "cannot add a landlock rule for '%s'",
+					 x->narrow.v[i].path);
+	return 0;
+}
+
+/* The supervisor's own rules: on its trees, and on the terminals. */
+static int ll_sup_rules(const struct ll_prep *s)
+{
+	const struct fbac_landlock_plan *p = s->p;
+	int r;
+
+	for (size_t k = 0; k < s->n_sup_dirs; k++)
+		if ((r = add_path2(s->sup, s->sup_below[k], -1, 0,
+				   s->sup_dirs[k], 0, NULL)) < 0)
+			return log_error(
+				r, "cannot add the supervisor's rule for '%s'",
+				s->sup_dirs[k]);
+	/* /dev/tty is the caller's terminal, opened by the supervisor as
+	 * the pseudo-terminal it is: the rights the plan gives /dev/tty,
+	 * the supervisor needs on the terminals (decided as /dev/tty). */
+	for (size_t i = 0; i < p->n_paths; i++)
+		if (!strcmp(p->paths[i].path, "/dev/tty") &&
+		    (r = add_path2(s->sup,
+				   p->paths[i].access & s->handled &
+					   (FBAC_LL_FS_READ_FILE |
+					    FBAC_LL_FS_WRITE_FILE |
+					    FBAC_LL_FS_IOCTL_DEV |
+					    FBAC_LL_FS_TRUNCATE),
+				   -1, 0, "/dev/pts", 0, NULL)) < 0)
+			return log_error(r, "cannot add the supervisor's /dev/pts rule");
+	return 0;
+}
+
 /* Both rulesets of one stack entry: the supervisor's (sup) and the
  * program's own exact layer (prog, when prog_fd is not NULL). */
 static int prepare_one(const struct fbac_stack_entry *e, int abi,
@@ -316,10 +478,10 @@ static int prepare_one(const struct fbac_stack_entry *e, int abi,
 	struct ll_ruleset_attr attr = { 0 };
 	size_t attr_size = abi >= 6 ? 24 : abi >= 4 ? 16 : 8;
 	_cleanup_close_ int sup = -1, prog = -1;
-	uint64_t handled;
+	struct ll_prep s = { .p = p, .x = x };
 	int r;
 
-	attr.handled_access_fs = handled = p->handled_fs & fs_mask(abi);
+	attr.handled_access_fs = s.handled = p->handled_fs & fs_mask(abi);
 	if (abi >= 4) {
 		if (p->handle_connect_tcp)
 			attr.handled_access_net |= FBAC_LL_NET_CONNECT_TCP;
@@ -328,123 +490,27 @@ static int prepare_one(const struct fbac_stack_entry *e, int abi,
 	}
 	if (abi >= 6)
 		attr.scoped = p->scope;
+	s.handled_net = attr.handled_access_net;
 	if ((sup = new_ruleset(&attr, attr_size)) < 0)
 		return sup;
 	if (prog_fd && (prog = new_ruleset(&attr, attr_size)) < 0)
 		return prog;
-	/*
-	 * The supervisor's own rules on whole trees (made after the plan's,
-	 * which they may imply). It reads the program's /proc entries, and
-	 * writes those the policy lets it write (uid_map, oom_score_adj,
-	 * ...), decided on the path it rewrote: rules on /proc/self bound at
-	 * launch name the launcher's own entries, never the program's. And
-	 * it alone may read sup_reads (the policy layers).
-	 */
-	const char *sup_dirs[FBAC_MAX_LAYERS + 2] = { "/proc" };
-	uint64_t sup_below[FBAC_MAX_LAYERS + 2] = {
-		(FBAC_LL_FS_READ_FILE | FBAC_LL_FS_READ_DIR |
-		 FBAC_LL_FS_WRITE_FILE | FBAC_LL_FS_TRUNCATE) & handled
-	};
-	size_t n_sup_dirs = 1, implied = 0, missing = 0;
-
-	if (n_sup_reads > ARRAY_SIZE(sup_dirs) - 1)
-		return log_error(-E2BIG, "too many policy layers for the supervisor's rules");
-	for (size_t i = 0; i < n_sup_reads; i++) {
-		sup_dirs[n_sup_dirs] = sup_reads[i];
-		sup_below[n_sup_dirs++] =
-			(FBAC_LL_FS_READ_FILE | FBAC_LL_FS_READ_DIR) & handled;
-	}
-	for (size_t i = 0; i < p->n_paths; i++) {
-		uint64_t acc, prog_acc, up_sup, up_prog;
-		const struct landlock_grant *g;
-
-		plan_rights(p, i, x, handled, &acc, &prog_acc);
-		/* REFER compares the rights on both sides of a move rule by
-		 * rule: such rules are always made. */
-		if (!(p->paths[i].access & FBAC_LL_FS_REFER)) {
-			inherited_rights(p, i, x, handled, sup_dirs, sup_below,
-					 n_sup_dirs, &up_sup, &up_prog);
-			if (acc && !(acc & ~up_sup)) {
-				acc = 0;
-				implied++;
-			}
-			if (prog >= 0 && prog_acc && !(prog_acc & ~up_prog)) {
-				prog_acc = 0;
-				implied++;
-			}
-		}
-		/* Listed as a narrow rule, the object is open already: the
-		 * same one, as that walk met no symlink. */
-		g = x ? landlock_grant_at(&x->narrow, p->paths[i].path) : NULL;
-		if (!acc && !prog_acc)
-			continue;
-		if (g && g->fd >= 0)
-			r = add_fd2(sup, acc, prog, prog_acc, g->fd, g->dir,
-				    p->paths[i].literal_only);
-		else if (x && landlock_grant_at(&x->absent, p->paths[i].path))
-			r = add_missing_sup(sup, acc, p->paths[i].path, &missing);
-		else
-			r = add_path2(sup, acc, prog, prog_acc,
-				      p->paths[i].path, p->paths[i].literal_only,
-				      &missing);
-		if (r < 0) {
-			errno = -r;
-			return log_error(r, "cannot add a landlock rule for '%s': %m",
-					 p->paths[i].path);
-		}
-	}
-	for (size_t i = 0; (attr.handled_access_net & FBAC_LL_NET_CONNECT_TCP) &&
-			   i < p->n_connect_ports;
-	     i++)
-		if ((r = add_port(sup, FBAC_LL_NET_CONNECT_TCP,
-				  p->connect_ports[i])) < 0 ||
-		    (prog >= 0 && (r = add_port(prog, FBAC_LL_NET_CONNECT_TCP,
-						p->connect_ports[i])) < 0))
-			return log_error(r, "cannot add a landlock port rule");
-	for (size_t i = 0; (attr.handled_access_net & FBAC_LL_NET_BIND_TCP) &&
-			   i < p->n_bind_ports;
-	     i++)
-		if ((r = add_port(sup, FBAC_LL_NET_BIND_TCP,
-				  p->bind_ports[i])) < 0 ||
-		    (prog >= 0 && (r = add_port(prog, FBAC_LL_NET_BIND_TCP,
-						p->bind_ports[i])) < 0))
-			return log_error(r, "cannot add a landlock port rule");
-	for (size_t i = 0; x && i < x->exec.n; i++)
-		if ((r = add_path2(sup, FBAC_LL_FS_EXECUTE & handled, prog,
-				   (FBAC_LL_FS_EXECUTE | FBAC_LL_FS_READ_FILE) &
-					   handled,
-				   x->exec.v[i].path, 0, NULL)) < 0)
-			return log_error(r, "cannot add a landlock rule for '%s'",
-					 x->exec.v[i].path);
-	for (size_t i = 0; prog >= 0 && x && x->narrowed && i < x->narrow.n;
-	     i++)
-		if ((r = add_grant(prog, &x->narrow.v[i], handled)) < 0)
-			return log_error(r, "cannot add a landlock rule for '%s'",
-					 x->narrow.v[i].path);
-	for (size_t k = 0; k < n_sup_dirs; k++)
-		if ((r = add_path2(sup, sup_below[k], -1, 0, sup_dirs[k], 0,
-				    NULL)) < 0)
-			return log_error(r, "cannot add the supervisor's rule for '%s'",
-					 sup_dirs[k]);
-	/* /dev/tty is the caller's terminal, opened by the supervisor as
-	 * the pseudo-terminal it is: the rights the plan gives /dev/tty,
-	 * the supervisor needs on the terminals (decided as /dev/tty). */
+	s.sup = sup;
+	s.prog = prog;
+	if ((r = ll_sup_dirs(&s, sup_reads, n_sup_reads)) < 0)
+		return r;
 	for (size_t i = 0; i < p->n_paths; i++)
-		if (!strcmp(p->paths[i].path, "/dev/tty") &&
-		    (r = add_path2(sup,
-				   p->paths[i].access & handled &
-					   (FBAC_LL_FS_READ_FILE |
-					    FBAC_LL_FS_WRITE_FILE |
-					    FBAC_LL_FS_IOCTL_DEV |
-					    FBAC_LL_FS_TRUNCATE),
-				   -1, 0, "/dev/pts", 0, NULL)) < 0)
-			return log_error(r, "cannot add the supervisor's /dev/pts rule");
+		if ((r = ll_plan_path(&s, i)) < 0)
+			return r;
+	if ((r = ll_ports(&s)) < 0 || (r = ll_exec_narrow(&s)) < 0 ||
+	    (r = ll_sup_rules(&s)) < 0)
+		return r;
 	*sup_fd = TAKE_FD(sup);
 	if (prog_fd)
 		*prog_fd = TAKE_FD(prog);
 	if (x) {
-		x->implied += implied;
-		x->missing += missing;
+		x->implied += s.implied;
+		x->missing += s.missing;
 	}
 	return 0;
 }

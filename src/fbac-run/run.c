@@ -411,7 +411,8 @@ static void run_end(struct run_state *rs)
 			fprintf(stderr, "fbac: landlock: %zu rules left out, implied by rules on directories above them\n",
 				implied);
 		if (o->mode == MODE_ENFORCE && rs->la.pid > 0 && absent)
-			fprintf(stderr, "fbac: landlock: %zu granted paths do not exist yet: the supervisor's layer holds their rights on the nearest directory above, and the policy decides below it\n",
+			fprintf(stderr,
+				"fbac: landlock: %zu granted paths do not exist yet: the supervisor's layer holds their rights on the nearest directory above, and the policy decides below it\n",
 				absent);
 		if (o->mode == MODE_ENFORCE && rs->la.pid > 0 && unlisted)
 			fprintf(stderr,

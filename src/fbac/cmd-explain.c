@@ -183,6 +183,130 @@ static void print_entry(const struct fbac_stack_entry *e, const char *opname,
 	printf(": no rule grants it\n");
 }
 
+/* The --as functionalities as grants (an error for an unknown one). */
+static int explain_grants(const struct layers *l, const struct explain_opts *o,
+			  struct fbac_include *grants)
+{
+	for (size_t i = 0; i < o->n_as; i++) {
+		grants[i] = (struct fbac_include){
+			.name = o->as[i],
+			.mark = { "<command line>", 0, 0 },
+			.target = fbac_library_find(l->lib, o->as[i]),
+		};
+		if (!grants[i].target) {
+			const char *close = fbac_library_closest(l->lib,
+								 o->as[i]);
+
+			log_error(0,
+				  "unknown functionality '%s' (%s%s%ssee 'fbac list')",
+				  o->as[i], close ? "did you mean '" : "",
+				  close ?: "", close ? "'? " : "");
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* Print the verdict, the chain of each entry of the stack, the policies
+ * that replace others, and why metadata is visible. */
+static void print_verdict(const struct fbac_stack *st,
+			  const struct fbac_query *q,
+			  const struct fbac_verdict *verdicts,
+			  const char *opname, const char *app, bool allowed,
+			  const struct fbac_stack_entry *meta_why)
+{
+	printf("%s: %s ", allowed ? "allowed" : "denied", opname);
+	print_object(q);
+	printf(" for %s\n", app ? app : "--as");
+	for (size_t i = 0; i < st->n; i++)
+		print_entry(&st->entries[i], opname, &verdicts[i]);
+	for (size_t i = 0; i < st->n; i++)
+		if (st->entries[i].replaces)
+			printf("  (layer %s's policy replaces layer %s's)\n",
+			       st->entries[i].layer_name,
+			       st->entries[i].replaces);
+	if (meta_why) {
+		printf("  metadata is visible (layer %s: ",
+		       meta_why->layer_name);
+		print_metadata_why(stdout, meta_why->policy->res);
+		printf("): the kernel answers stat, statx, statfs, access and readlink on any path; extended attributes and inotify still follow the rules\n");
+	}
+}
+
+/* Print the functionalities of the library that would grant q (never one
+ * by a parameter when the path is protected, pp). */
+static int print_suggestions(const struct layers *l, const struct fbac_query *q,
+			     const char *fill_dir,
+			     const struct fbac_resolved_protected *pp,
+			     const struct fbac_verdict *dv)
+{
+	struct fbac_suggestion sug[MAX_SUGGESTIONS];
+	size_t n_sug = 0;
+	int r;
+
+	r = fbac_suggest(l->lib, &l->env, q, fill_dir, sug, MAX_SUGGESTIONS,
+			 &n_sug);
+	if (r < 0)
+		return r;
+	/* Never a protected path given to a parameter of another. */
+	if (pp)
+		n_sug = fbac_suggest_drop_params(sug, n_sug);
+	if (pp && !(dv && dv->protected))
+		printf("  '%s' is protected (%s): only a functionality that names it grants it\n",
+		       pp->path, pp->reason);
+	if (n_sug)
+		printf("  would be granted by:");
+	for (size_t i = 0; i < n_sug; i++) {
+		printf("%s %s", i ? "," : "", sug[i].f->name);
+		if (sug[i].param)
+			printf("(%s=%s)", sug[i].param, sug[i].value);
+		else if (sug[i].fill)
+			printf("(%s)", sug[i].fill);
+	}
+	printf(n_sug ? "\n" : "  no functionality of the library grants it\n");
+	return 0;
+}
+
+/* Print what would grant a denied q: nothing when the policy's own
+ * carve-out refuses it, else the -D that would, and the functionalities.
+ * Return the exit status. */
+static int explain_denied(const struct layers *l,
+			  const struct fbac_stack_input *si,
+			  const struct fbac_stack *st,
+			  const struct fbac_query *q,
+			  const struct fbac_verdict *verdicts, const char *app)
+{
+	const struct fbac_resolved_protected *pp = fbac_hint_protected(st, q);
+	char fill[FBAC_MAX_PATH];
+	const char *fill_dir = fbac_suggest_fill_dir(q, fill, sizeof(fill));
+	const struct fbac_verdict *dv = NULL;
+	struct fbac_define_hint hints[2];
+	size_t n_hints = 0;
+	int r;
+
+	for (size_t i = 0; i < st->n && !dv; i++)
+		if (!verdicts[i].allowed)
+			dv = &verdicts[i];
+	/* The policy's own carve-out beats any grant: nothing to add. */
+	if (dv && dv->deny_rule && dv->origin) {
+		printf("  no functionality can grant it: the policy's own 'denied:' rule refuses it; remove or narrow that rule to allow it\n");
+		return EXIT_DENIED_OR_INVALID;
+	}
+	r = fbac_hint_defines(si, q, fill_dir, hints, ARRAY_SIZE(hints),
+			      &n_hints);
+	if (r < 0)
+		return EXIT_FAILURE_USAGE;
+	for (size_t i = 0; i < n_hints; i++)
+		printf("  %s -D %s.%s=%s\n",
+		       i   ? "or" :
+		       app ? "granted for it with" :
+			     "granted with",
+		       hints[i].f->name, hints[i].param, hints[i].value);
+	if (print_suggestions(l, q, fill_dir, pp, dv) < 0)
+		return EXIT_FAILURE_USAGE;
+	return EXIT_DENIED_OR_INVALID;
+}
+
 int cmd_explain(struct global *g, int argc, char **argv)
 {
 	struct argp argp = {
@@ -201,12 +325,10 @@ int cmd_explain(struct global *g, int argc, char **argv)
 	struct fbac_stack st = { .n = 0 };
 	struct fbac_stack_input si = { 0 };
 	struct fbac_query q = { 0 };
-	struct fbac_suggestion sug[MAX_SUGGESTIONS];
 	struct fbac_verdict verdicts[FBAC_MAX_LAYERS + 1];
 	struct fbac_diag d = { 0 };
-	char pathbuf[FBAC_MAX_PATH], fill[FBAC_MAX_PATH];
+	char pathbuf[FBAC_MAX_PATH];
 	const char *opname, *app = NULL;
-	size_t n_sug = 0;
 	bool allowed = true, visible = false;
 	const struct fbac_stack_entry *meta_why = NULL;
 	struct layers l;
@@ -232,21 +354,8 @@ int cmd_explain(struct global *g, int argc, char **argv)
 	if (parse_object(&l.env, (char *)o.args[o.n_args - 1], &q, pathbuf,
 			 sizeof(pathbuf)) < 0)
 		goto out;
-	for (size_t i = 0; i < o.n_as; i++) {
-		grants[i] = (struct fbac_include){
-			.name = o.as[i],
-			.mark = { "<command line>", 0, 0 },
-			.target = fbac_library_find(l.lib, o.as[i]),
-		};
-		if (!grants[i].target) {
-			const char *close = fbac_library_closest(l.lib, o.as[i]);
-
-			log_error(0, "unknown functionality '%s' (%s%s%ssee 'fbac list')",
-				  o.as[i], close ? "did you mean '" : "", close ?: "",
-				  close ? "'? " : "");
-			goto out;
-		}
-	}
+	if (explain_grants(&l, &o, grants) < 0)
+		goto out;
 	si = (struct fbac_stack_input){
 		.lib = l.lib, .env = &l.env, .trusted_env = &l.trusted_env,
 		.program = app, .grants = grants, .n_grants = o.n_as,
@@ -273,72 +382,10 @@ int cmd_explain(struct global *g, int argc, char **argv)
 	if (!allowed && q.op == FBAC_OP_FILE_GETATTR &&
 	    fbac_stack_metadata(&st, &meta_why) == FBAC_META_VISIBLE)
 		allowed = visible = true;
-	printf("%s: %s ", allowed ? "allowed" : "denied", opname);
-	print_object(&q);
-	printf(" for %s\n", app ? app : "--as");
-	for (size_t i = 0; i < st.n; i++)
-		print_entry(&st.entries[i], opname, &verdicts[i]);
-	for (size_t i = 0; i < st.n; i++)
-		if (st.entries[i].replaces)
-			printf("  (layer %s's policy replaces layer %s's)\n",
-			       st.entries[i].layer_name,
-			       st.entries[i].replaces);
-	if (visible) {
-		printf("  metadata is visible (layer %s: ", meta_why->layer_name);
-		print_metadata_why(stdout, meta_why->policy->res);
-		printf("): the kernel answers stat, statx, statfs, access and readlink on any path; extended attributes and inotify still follow the rules\n");
-	}
-	if (!allowed) {
-		const struct fbac_resolved_protected *pp =
-			fbac_hint_protected(&st, &q);
-		const char *fill_dir = fbac_suggest_fill_dir(&q, fill,
-							     sizeof(fill));
-		const struct fbac_verdict *dv = NULL;
-		struct fbac_define_hint hints[2];
-		size_t n_hints = 0;
-
-		for (size_t i = 0; i < st.n && !dv; i++)
-			if (!verdicts[i].allowed)
-				dv = &verdicts[i];
-		/* The policy's own carve-out beats any grant: nothing to add. */
-		if (dv && dv->deny_rule && dv->origin) {
-			printf("  no functionality can grant it: the policy's own 'denied:' rule refuses it; remove or narrow that rule to allow it\n");
-			ret = EXIT_DENIED_OR_INVALID;
-			goto out;
-		}
-		r = fbac_hint_defines(&si, &q, fill_dir, hints,
-				      ARRAY_SIZE(hints), &n_hints);
-		if (r < 0)
-			goto out;
-		for (size_t i = 0; i < n_hints; i++)
-			printf("  %s -D %s.%s=%s\n",
-			       i ? "or" : app ? "granted for it with" :
-						"granted with",
-			       hints[i].f->name, hints[i].param,
-			       hints[i].value);
-		r = fbac_suggest(l.lib, &l.env, &q, fill_dir, sug,
-				 MAX_SUGGESTIONS, &n_sug);
-		if (r < 0)
-			goto out;
-		/* Never a protected path given to a parameter of another. */
-		if (pp)
-			n_sug = fbac_suggest_drop_params(sug, n_sug);
-		if (pp && !(dv && dv->protected))
-			printf("  '%s' is protected (%s): only a functionality that names it grants it\n",
-			       pp->path, pp->reason);
-		if (n_sug)
-			printf("  would be granted by:");
-		for (size_t i = 0; i < n_sug; i++) {
-			printf("%s %s", i ? "," : "", sug[i].f->name);
-			if (sug[i].param)
-				printf("(%s=%s)", sug[i].param, sug[i].value);
-			else if (sug[i].fill)
-				printf("(%s)", sug[i].fill);
-		}
-		printf(n_sug ? "\n" :
-			       "  no functionality of the library grants it\n");
-	}
-	ret = allowed ? EXIT_OK : EXIT_DENIED_OR_INVALID;
+	print_verdict(&st, &q, verdicts, opname, app, allowed,
+		      visible ? meta_why : NULL);
+	ret = allowed ? EXIT_OK :
+			explain_denied(&l, &si, &st, &q, verdicts, app);
 out:
 	fbac_stack_clear(&st);
 	layers_free(&l);

@@ -296,181 +296,258 @@ int user_policy_path(const struct layers *l, const char *name, char *out,
 	return 0;
 }
 
-int cmd_learn(struct global *g, int argc, char **argv)
-{
-	struct learn_opts o = { .n_logs = 0 };
-	struct argp argp = { options, parse_opt, "LOG...",
-			     "Propose an application policy from fbac-run --learn logs.",
-			     NULL, NULL, NULL };
-	struct fbac_observations obs = { 0 };
-	struct fbac_proposal p = { 0 };
-	struct fbac_stack existing = { .n = 0 };
-	struct fbac_diag d = { 0 };
-	struct layers l = { 0 };
-	_cleanup_free_ char *text = NULL;
-	_cleanup_free_ bool *keep_func = NULL, *keep_raw = NULL, *grant = NULL;
-	char canonical[PATH_MAX], name[FBAC_MAX_NAME], dest[PATH_MAX];
+/* The state of one fbac learn that its steps share. */
+struct learn_run {
+	struct learn_opts o;
+	struct fbac_observations obs;
+	struct fbac_proposal p;
+	struct fbac_stack existing; /* the program's policy, if any */
+	struct layers l;
 	const char *program;
-	struct learn_view v = { 0 };
-	struct fbac_arena *hints_arena = NULL;
+	char canonical[PATH_MAX], name[FBAC_MAX_NAME];
+	struct fbac_arena *hints_arena; /* of the proposal's hints */
+	bool interactive;		/* review and confirm on the terminal */
+};
+
+/* Read the logs into lr->obs, and the program they are of. */
+static int learn_read_logs(struct learn_run *lr)
+{
+	for (size_t i = 0; i < lr->o.n_logs; i++)
+		if (read_log(lr->o.logs[i], &lr->obs) < 0)
+			return -1;
+	if (fbac_obs_finish(&lr->obs) < 0) {
+		log_error(-ENOMEM, "out of memory");
+		return -1;
+	}
+	lr->program = lr->o.program ? lr->o.program : lr->obs.program;
+	if (!lr->program) {
+		log_error(0, "no program in '%s': name it with --program",
+			  lr->o.logs[0]);
+		return -1;
+	}
+	if (lr->program[0] != '/') {
+		log_error(0, "program '%s' is not an absolute path",
+			  lr->program);
+		return -1;
+	}
+	if (!lr->obs.n) {
+		log_error(0, "no accesses in the logs: were they written by fbac-run --learn --log?");
+		return -1;
+	}
+	return 0;
+}
+
+/* The policy the program already has (lr->existing, empty when none), by
+ * the name it was started by, else its canonical one. */
+static int learn_existing(struct learn_run *lr)
+{
+	struct fbac_stack_input si = { .lib = lr->l.lib,
+				       .env = &lr->l.env,
+				       .trusted_env = &lr->l.trusted_env,
+				       .program = lr->program };
+	struct fbac_diag d = { 0 };
+	int r;
+
+	r = fbac_stack_build(&si, &lr->existing, &d);
+	if (r == -ENOENT && strcmp(lr->canonical, lr->program)) {
+		fbac_diag_clear(&d);
+		si.program = lr->canonical;
+		r = fbac_stack_build(&si, &lr->existing, &d);
+	}
+	if (r < 0 && r != -ENOENT) {
+		log_diag(r, &d);
+		return -1;
+	}
+	fbac_diag_clear(&d);
+	return 0;
+}
+
+/* The proposal (lr->p), with what the system says the program is as hints. */
+static int learn_propose(struct learn_run *lr)
+{
 	const struct fbac_propose_hint *hints = NULL;
 	size_t n_hints = 0;
-	bool interactive;
-	int r, ret = EXIT_FAILURE_USAGE;
+	struct fbac_propose_input in = {
+		.lib = lr->l.lib,
+		.env = &lr->l.env,
+		.obs = &lr->obs,
+		.program = lr->program,
+		.canonical = strcmp(lr->canonical, lr->program) ? lr->canonical :
+								  NULL,
+		.existing = lr->existing.n ? &lr->existing : NULL,
+	};
+	struct fbac_diag d = { 0 };
+	int r;
 
-	if (argp_parse(&argp, argc, argv, 0, NULL, &o) != 0)
-		return EXIT_FAILURE_USAGE;
-	if (fbac_obs_init(&obs) < 0) {
+	lr->hints_arena = fbac_arena_new();
+	if (!lr->hints_arena ||
+	    learn_hints(lr->program, lr->hints_arena, &hints, &n_hints) < 0) {
 		log_error(-ENOMEM, "out of memory");
-		return EXIT_FAILURE_USAGE;
+		return -1;
 	}
-	for (size_t i = 0; i < o.n_logs; i++)
-		if (read_log(o.logs[i], &obs) < 0)
-			goto out;
-	if (fbac_obs_finish(&obs) < 0) {
-		log_error(-ENOMEM, "out of memory");
-		goto out;
-	}
-	program = o.program ? o.program : obs.program;
-	if (!program) {
-		log_error(0, "no program in '%s': name it with --program", o.logs[0]);
-		goto out;
-	}
-	if (program[0] != '/') {
-		log_error(0, "program '%s' is not an absolute path", program);
-		goto out;
-	}
-	if (!obs.n) {
-		log_error(0, "no accesses in the logs: were they written by fbac-run --learn --log?");
-		goto out;
-	}
-	r = global_load(g, &l);
+	in.hints = hints;
+	in.n_hints = n_hints;
+	r = fbac_propose(&in, &lr->p, &d);
 	if (r < 0) {
-		if (r == -EINVAL && l.lib)
-			log_error(0, "refusing to propose: the profiles have errors (see above, or 'fbac check')");
-		ret = r == -EINVAL ? EXIT_DENIED_OR_INVALID : EXIT_FAILURE_USAGE;
-		goto out;
-	}
-	if (!realpath(program, canonical))
-		snprintf(canonical, sizeof(canonical), "%s", program);
-	if (!o.full) {
-		struct fbac_stack_input si = { .lib = l.lib, .env = &l.env,
-					       .trusted_env = &l.trusted_env,
-					       .program = program };
-
-		r = fbac_stack_build(&si, &existing, &d);
-		if (r == -ENOENT && strcmp(canonical, program)) {
-			fbac_diag_clear(&d);
-			si.program = canonical;
-			r = fbac_stack_build(&si, &existing, &d);
-		}
-		if (r < 0 && r != -ENOENT) {
+		if (r == -ENOMEM)
+			log_error(r, "out of memory");
+		else
 			log_diag(r, &d);
-			goto out;
-		}
-		fbac_diag_clear(&d);
+		return -1;
 	}
-	hints_arena = fbac_arena_new();
-	if (!hints_arena ||
-	    learn_hints(program, hints_arena, &hints, &n_hints) < 0) {
-		log_error(-ENOMEM, "out of memory");
-		goto out;
-	}
-	{
-		struct fbac_propose_input in = {
-			.lib = l.lib, .env = &l.env, .obs = &obs,
-			.program = program,
-			.canonical = strcmp(canonical, program) ? canonical : NULL,
-			.existing = existing.n ? &existing : NULL,
-			.hints = hints, .n_hints = n_hints,
-		};
+	return 0;
+}
 
-		r = fbac_propose(&in, &p, &d);
-		if (r < 0) {
-			if (r == -ENOMEM)
-				log_error(r, "out of memory");
-			else
-				log_diag(r, &d);
-			goto out;
-		}
+/* Protected accesses: asked about on a terminal; otherwise each is
+ * granted on exactly its path, flagged in the file and said here. */
+static void learn_say_protected(const struct learn_run *lr, bool *grant)
+{
+	const struct fbac_proposal *p = &lr->p;
+
+	for (size_t i = 0; i < p->n_prot; i++) {
+		grant[i] = !lr->interactive;
+		if (!lr->o.quiet && !lr->interactive)
+			fprintf(stderr,
+				"fbac: proposed: the protected path '%s', which the run used (%zu accesses), granted on its own line as '%s' (drop it to keep it denied)\n",
+				p->prot[i].prot_path, p->prot[i].covers,
+				p->prot[i].pattern);
 	}
-	app_name(o.name ? o.name : program, name, sizeof(name));
-	p.name = name;
-	p.executables[p.n_executables++] = program;
-	if (strcmp(canonical, program))
-		p.executables[p.n_executables++] = canonical;
-	v = (struct learn_view){ .p = &p, .home = fbac_env_get(&l.env, "HOME", 4),
-				 .program = program, .n_logs = o.n_logs,
-				 .events = obs.events, .delta = existing.n > 0 };
-	keep_func = calloc(p.n_funcs + 1, sizeof(bool));
-	keep_raw = calloc(p.n_raw + 1, sizeof(bool));
-	grant = calloc(p.n_prot + 1, sizeof(bool));
-	if (!keep_func || !keep_raw || !grant) {
-		log_error(-ENOMEM, "out of memory");
-		goto out;
-	}
-	memset(keep_func, 1, p.n_funcs);
-	memset(keep_raw, 1, p.n_raw);
-	v.keep_func = keep_func;
-	v.keep_raw = keep_raw;
-	v.grant_prot = grant;
-	interactive = !o.output && !o.yes && isatty(STDIN_FILENO);
-	/* Protected accesses: asked about on a terminal; otherwise each is
-	 * granted on exactly its path, flagged in the file and said here. */
-	for (size_t i = 0; i < p.n_prot; i++) {
-		grant[i] = !interactive;
-		if (!o.quiet && !interactive)
-			fprintf(stderr, "fbac: proposed: the protected path '%s', which the run used (%zu accesses), granted on its own line as '%s' (drop it to keep it denied)\n",
-				p.prot[i].prot_path, p.prot[i].covers,
-				p.prot[i].pattern);
-	}
-	for (size_t i = 0; i < p.n_funcs; i++)
-		for (size_t k = 0; !o.quiet && k < p.funcs[i].n_protected; k++)
-			fprintf(stderr, "fbac: proposed: %s grants the protected path '%s', which the run used (drop it to keep it denied)\n",
-				p.funcs[i].f->name, p.funcs[i].protected_paths[k]);
-	if (existing.n) {
-		r = learn_delta(g, &v, &l, &existing, o.output, o.yes);
-		ret = r < 0 ? EXIT_DENIED_OR_INVALID : EXIT_OK;
-		goto out;
-	}
-	if (interactive &&
-	    learn_review(&v, &p, l.lib, &l.env) < 0)
-		goto out;
-	if (learn_render(g, &v, &text) < 0) {
-		ret = EXIT_DENIED_OR_INVALID;
-		goto out;
-	}
-	if (o.output) {
-		if (learn_write_file(o.output, text) < 0)
-			goto out;
-		if (!o.quiet)
-			fprintf(stderr, "fbac: wrote the proposed policy '%s' to '%s' (%zu functionalities, %zu raw privileges)\n",
-				name, o.output, p.n_funcs, p.n_raw);
-	} else if (o.yes || interactive) {
-		if (interactive) {
+	for (size_t i = 0; i < p->n_funcs; i++)
+		for (size_t k = 0; !lr->o.quiet && k < p->funcs[i].n_protected;
+		     k++)
+			fprintf(stderr,
+				"fbac: proposed: %s grants the protected path '%s', which the run used (drop it to keep it denied)\n",
+				p->funcs[i].f->name,
+				p->funcs[i].protected_paths[k]);
+}
+
+/* Write the policy text where the options say: a file, the user's layer
+ * (after a confirmation on a terminal), or standard output. Return the
+ * exit status. */
+static int learn_save(struct learn_run *lr, const char *text)
+{
+	char dest[PATH_MAX];
+
+	if (lr->o.output) {
+		if (learn_write_file(lr->o.output, text) < 0)
+			return EXIT_FAILURE_USAGE;
+		if (!lr->o.quiet)
+			fprintf(stderr,
+				"fbac: wrote the proposed policy '%s' to '%s' (%zu functionalities, %zu raw privileges)\n",
+				lr->name, lr->o.output, lr->p.n_funcs,
+				lr->p.n_raw);
+	} else if (lr->o.yes || lr->interactive) {
+		if (lr->interactive) {
 			fputs(text, stdout);
-			if (!learn_confirm("save it in the user's layer?", true)) {
+			if (!learn_confirm("save it in the user's layer?",
+					   true)) {
 				fprintf(stderr, "fbac: not saved\n");
-				ret = EXIT_OK;
-				goto out;
+				return EXIT_OK;
 			}
 		}
-		if (user_policy_path(&l, name, dest, sizeof(dest)) < 0 ||
+		if (user_policy_path(&lr->l, lr->name, dest, sizeof(dest)) < 0 ||
 		    learn_write_file(dest, text) < 0)
-			goto out;
-		if (!o.quiet)
-			fprintf(stderr, "fbac: saved the policy '%s' in '%s'; try it: fbac-run %s\n",
-				name, dest, program);
+			return EXIT_FAILURE_USAGE;
+		if (!lr->o.quiet)
+			fprintf(stderr,
+				"fbac: saved the policy '%s' in '%s'; try it: fbac-run %s\n",
+				lr->name, dest, lr->program);
 	} else {
 		fputs(text, stdout);
 	}
-	ret = EXIT_OK;
+	return EXIT_OK;
+}
+
+/* Review the proposal (on a terminal), render it and save it, or (the
+ * program has a policy) the lines to add to it. Return the exit status. */
+static int learn_finish(struct global *g, struct learn_run *lr)
+{
+	struct fbac_proposal *p = &lr->p;
+	_cleanup_free_ bool *keep_func = NULL, *keep_raw = NULL, *grant = NULL;
+	_cleanup_free_ char *text = NULL;
+	struct learn_view v;
+	int r;
+
+	v = (struct learn_view){ .p = p,
+				 .home = fbac_env_get(&lr->l.env, "HOME", 4),
+				 .program = lr->program,
+				 .n_logs = lr->o.n_logs,
+				 .events = lr->obs.events,
+				 .delta = lr->existing.n > 0 };
+	keep_func = calloc(p->n_funcs + 1, sizeof(bool));
+	keep_raw = calloc(p->n_raw + 1, sizeof(bool));
+	grant = calloc(p->n_prot + 1, sizeof(bool));
+	if (!keep_func || !keep_raw || !grant) {
+		log_error(-ENOMEM, "out of memory");
+		return EXIT_FAILURE_USAGE;
+	}
+	memset(keep_func, 1, p->n_funcs);
+	memset(keep_raw, 1, p->n_raw);
+	v.keep_func = keep_func;
+	v.keep_raw = keep_raw;
+	v.grant_prot = grant;
+	lr->interactive = !lr->o.output && !lr->o.yes && isatty(STDIN_FILENO);
+	learn_say_protected(lr, grant);
+	if (lr->existing.n) {
+		r = learn_delta(g, &v, &lr->l, &lr->existing, lr->o.output,
+				lr->o.yes);
+		return r < 0 ? EXIT_DENIED_OR_INVALID : EXIT_OK;
+	}
+	if (lr->interactive && learn_review(&v, p, lr->l.lib, &lr->l.env) < 0)
+		return EXIT_FAILURE_USAGE;
+	if (learn_render(g, &v, &text) < 0)
+		return EXIT_DENIED_OR_INVALID;
+	return learn_save(lr, text);
+}
+
+int cmd_learn(struct global *g, int argc, char **argv)
+{
+	struct learn_run lr = { .o = { .n_logs = 0 } };
+	struct argp argp = {
+		options,
+		parse_opt,
+		"LOG...",
+		"Propose an application policy from fbac-run --learn logs.",
+		NULL,
+		NULL,
+		NULL
+	};
+	int r, ret = EXIT_FAILURE_USAGE;
+
+	if (argp_parse(&argp, argc, argv, 0, NULL, &lr.o) != 0)
+		return EXIT_FAILURE_USAGE;
+	if (fbac_obs_init(&lr.obs) < 0) {
+		log_error(-ENOMEM, "out of memory");
+		return EXIT_FAILURE_USAGE;
+	}
+	if (learn_read_logs(&lr) < 0)
+		goto out;
+	r = global_load(g, &lr.l);
+	if (r < 0) {
+		if (r == -EINVAL && lr.l.lib)
+			log_error(0,
+				  "refusing to propose: the profiles have errors (see above, or 'fbac check')");
+		ret = r == -EINVAL ? EXIT_DENIED_OR_INVALID : EXIT_FAILURE_USAGE;
+		goto out;
+	}
+	if (!realpath(lr.program, lr.canonical))
+		snprintf(lr.canonical, sizeof(lr.canonical), "%s", lr.program);
+	if (!lr.o.full && learn_existing(&lr) < 0)
+		goto out;
+	if (learn_propose(&lr) < 0)
+		goto out;
+	app_name(lr.o.name ? lr.o.name : lr.program, lr.name, sizeof(lr.name));
+	lr.p.name = lr.name;
+	lr.p.executables[lr.p.n_executables++] = lr.program;
+	if (strcmp(lr.canonical, lr.program))
+		lr.p.executables[lr.p.n_executables++] = lr.canonical;
+	ret = learn_finish(g, &lr);
 out:
-	fbac_arena_free(hints_arena);
-	fbac_stack_clear(&existing);
-	fbac_proposal_clear(&p);
-	fbac_obs_clear(&obs);
-	if (l.lib)
-		layers_free(&l);
+	fbac_arena_free(lr.hints_arena);
+	fbac_stack_clear(&lr.existing);
+	fbac_proposal_clear(&lr.p);
+	fbac_obs_clear(&lr.obs);
+	if (lr.l.lib)
+		layers_free(&lr.l);
 	return ret;
 }

@@ -105,6 +105,115 @@ static void print_in_force(const struct fbac_library *lib, const char *name,
 	printf(n > 1 ? "; allowed only what each allows\n" : "\n");
 }
 
+/* What NAME names: a functionality, or an application policy with the
+ * layers that have one in force. */
+struct show_target {
+	const struct fbac_functionality *f;
+	const struct fbac_application *app;
+	const struct fbac_application *force[FBAC_MAX_LAYERS];
+	size_t n_force;
+	int replaced;
+};
+
+/* Find what name names into t (an error when nothing). */
+static int show_find(const struct layers *l, const char *name,
+		     struct show_target *t)
+{
+	t->replaced = -1;
+	t->f = fbac_library_find(l->lib, name);
+	if (!t->f) {
+		t->n_force = fbac_stack_layers(l->lib, name, t->force,
+					       &t->replaced);
+		/* The user's own policy when it replaces the library's. */
+		for (unsigned i = 0; !t->app && i < l->lib->n_layers; i++)
+			if (t->force[i] &&
+			    l->lib->layers[i].kind != FBAC_LAYER_ADMIN)
+				t->app = t->force[i];
+		for (unsigned i = 0; !t->app && i < l->lib->n_layers; i++)
+			t->app = fbac_library_find_app(l->lib, i, name);
+	}
+	if (!t->f && !t->app) {
+		const char *close = fbac_library_closest(l->lib, name);
+
+		log_error(0,
+			  "unknown functionality or application '%s' (%s%s%ssee 'fbac list')",
+			  name, close ? "did you mean '" : "", close ?: "",
+			  close ? "'? " : "");
+		return -1;
+	}
+	return 0;
+}
+
+/* Print the header of functionality f, and resolve it alone (inc), with
+ * placeholders for unset required parameters. */
+static void show_functionality(const struct fbac_functionality *f,
+			       struct fbac_include *inc,
+			       struct fbac_resolve_input *ri)
+{
+	inc->name = f->name;
+	inc->mark = (struct fbac_mark){ "<command line>", 0, 0 };
+	inc->target = f;
+	ri->grants = inc;
+	ri->n_grants = 1;
+	ri->root_name = NULL;
+	/* Unset required parameters are shown with placeholders. */
+	ri->placeholders = true;
+	printf("%s: %s%s [%s]\n  defined at %s:%u:%u\n", f->name,
+	       f->high_level ? "(high-level) " : "", f->description,
+	       f->category, f->mark.file, f->mark.line, f->mark.col);
+	for (size_t i = 0; i < f->n_params; i++) {
+		const struct fbac_param *p = &f->params[i];
+
+		printf("  parameter %s (%s)%s%s%s\n", p->name,
+		       fbac_ptype_name(p->type), p->def ? "" : " required",
+		       p->ask ? ": " : "", p->ask ? p->ask : "");
+	}
+}
+
+/* Print the header of application policy t->app and the layers in force,
+ * and resolve it in its layer. */
+static void show_application(const struct layers *l, const struct show_target *t,
+			     struct fbac_resolve_input *ri)
+{
+	const struct fbac_application *app = t->app;
+
+	if (l->lib->layers[app->layer].kind == FBAC_LAYER_ADMIN)
+		ri->env = &l->trusted_env;
+	ri->app = app;
+	ri->root_name = app->name;
+	ri->layer = app->layer;
+	printf("%s: application policy in layer '%s'%s%s\n  defined at %s:%u:%u\n  executables:",
+	       app->name, l->lib->layers[app->layer].name,
+	       app->description ? ": " : "",
+	       app->description ? app->description : "", app->mark.file,
+	       app->mark.line, app->mark.col);
+	for (size_t i = 0; i < app->n_executables; i++)
+		printf(" %s", app->executables[i]);
+	putchar('\n');
+	print_in_force(l->lib, app->name, t->force, t->n_force, t->replaced);
+}
+
+/* Print the compiled policy: its summary, or (--full) its hierarchy and
+ * every rule with its origin. */
+static void show_compiled(const struct show_opts *o, const struct layers *l,
+			  const struct fbac_functionality *f,
+			  const struct fbac_policy *pol)
+{
+	if (!o->full) {
+		print_policy_summary(stdout, pol,
+				     fbac_env_get(&l->env, "HOME", 4));
+		printf("(fbac show --full %s: every rule with its origin)\n",
+		       o->name);
+		return;
+	}
+	printf("hierarchy:\n");
+	if (f && pol->res->root->n_children)
+		print_tree(pol->res->root->children[0], 1);
+	else
+		print_tree(pol->res->root, 1);
+	print_policy(stdout, pol);
+}
+
 int cmd_show(struct global *g, int argc, char **argv)
 {
 	struct argp argp = {
@@ -117,16 +226,12 @@ int cmd_show(struct global *g, int argc, char **argv)
 		NULL, NULL, NULL
 	};
 	struct show_opts o = { 0 };
-	const struct fbac_functionality *f;
-	const struct fbac_application *app = NULL;
+	struct show_target t = { 0 };
 	struct fbac_include inc = { 0 };
 	struct fbac_resolve_input ri = { 0 };
 	struct fbac_resolved *res = NULL;
 	struct fbac_policy *pol = NULL;
 	struct fbac_diag d = { 0 };
-	const struct fbac_application *force[FBAC_MAX_LAYERS];
-	size_t n_force = 0;
-	int replaced = -1;
 	struct layers l;
 	struct params pp = { .arena = NULL };
 	int r, ret = EXIT_DENIED_OR_INVALID;
@@ -140,23 +245,7 @@ int cmd_show(struct global *g, int argc, char **argv)
 		log_error(0, "the profiles have errors: run 'fbac check'");
 		goto out;
 	}
-	f = fbac_library_find(l.lib, o.name);
-	if (!f) {
-		n_force = fbac_stack_layers(l.lib, o.name, force, &replaced);
-		/* The user's own policy when it replaces the library's. */
-		for (unsigned i = 0; !app && i < l.lib->n_layers; i++)
-			if (force[i] &&
-			    l.lib->layers[i].kind != FBAC_LAYER_ADMIN)
-				app = force[i];
-		for (unsigned i = 0; !app && i < l.lib->n_layers; i++)
-			app = fbac_library_find_app(l.lib, i, o.name);
-	}
-	if (!f && !app) {
-		const char *close = fbac_library_closest(l.lib, o.name);
-
-		log_error(0, "unknown functionality or application '%s' (%s%s%ssee 'fbac list')",
-			  o.name, close ? "did you mean '" : "", close ?: "",
-			  close ? "'? " : "");
+	if (show_find(&l, o.name, &t) < 0) {
 		ret = EXIT_FAILURE_USAGE;
 		goto out;
 	}
@@ -165,57 +254,27 @@ int cmd_show(struct global *g, int argc, char **argv)
 	ri.trusted_env = &l.trusted_env;
 	ri.defines = o.defs;
 	ri.n_defines = o.n_defs;
-	if (o.program && !f) {
+	if (o.program && !t.f) {
 		log_error(0, "--for needs a functionality, not the application '%s'",
 			  o.name);
 		ret = EXIT_FAILURE_USAGE;
 		goto out;
 	}
 	if (o.program) {
-		if (show_for_values(&l, o.program, f, o.defs, o.n_defs, &pp) < 0)
+		if (show_for_values(&l, o.program, t.f, o.defs, o.n_defs, &pp) <
+		    0)
 			goto out;
 		ri.defines = pp.defs;
 		ri.n_defines = pp.n_defs;
 	}
-	if (f) {
-		inc.name = f->name;
-		inc.mark = (struct fbac_mark){ "<command line>", 0, 0 };
-		inc.target = f;
-		ri.grants = &inc;
-		ri.n_grants = 1;
-		ri.root_name = NULL;
-		/* Unset required parameters are shown with placeholders. */
-		ri.placeholders = true;
-		printf("%s: %s%s [%s]\n  defined at %s:%u:%u\n", f->name,
-		       f->high_level ? "(high-level) " : "", f->description,
-		       f->category, f->mark.file, f->mark.line, f->mark.col);
-		for (size_t i = 0; i < f->n_params; i++) {
-			const struct fbac_param *p = &f->params[i];
-
-			printf("  parameter %s (%s)%s%s%s\n", p->name,
-			       fbac_ptype_name(p->type),
-			       p->def ? "" : " required",
-			       p->ask ? ": " : "", p->ask ? p->ask : "");
-		}
-	} else {
-		if (l.lib->layers[app->layer].kind == FBAC_LAYER_ADMIN)
-			ri.env = &l.trusted_env;
-		ri.app = app;
-		ri.root_name = app->name;
-		ri.layer = app->layer;
-		printf("%s: application policy in layer '%s'%s%s\n  defined at %s:%u:%u\n  executables:",
-		       app->name, l.lib->layers[app->layer].name,
-		       app->description ? ": " : "",
-		       app->description ? app->description : "",
-		       app->mark.file, app->mark.line, app->mark.col);
-		for (size_t i = 0; i < app->n_executables; i++)
-			printf(" %s", app->executables[i]);
-		putchar('\n');
-		print_in_force(l.lib, app->name, force, n_force, replaced);
-	}
+	if (t.f)
+		show_functionality(t.f, &inc, &ri);
+	else
+		show_application(&l, &t, &ri);
 	r = fbac_resolve(&ri, &res, &d);
 	if (r == 0)
-		r = fbac_policy_compile(&res, f ? f->name : app->name, &pol, &d);
+		r = fbac_policy_compile(&res, t.f ? t.f->name : t.app->name,
+					&pol, &d);
 	if (r < 0) {
 		log_diag(r, &d);
 		/* A bad -D is a usage error, not a broken profile. */
@@ -223,20 +282,7 @@ int cmd_show(struct global *g, int argc, char **argv)
 			ret = EXIT_FAILURE_USAGE;
 		goto out;
 	}
-	if (!o.full) {
-		print_policy_summary(stdout, pol,
-				     fbac_env_get(&l.env, "HOME", 4));
-		printf("(fbac show --full %s: every rule with its origin)\n",
-		       o.name);
-		ret = EXIT_OK;
-		goto out;
-	}
-	printf("hierarchy:\n");
-	if (f && pol->res->root->n_children)
-		print_tree(pol->res->root->children[0], 1);
-	else
-		print_tree(pol->res->root, 1);
-	print_policy(stdout, pol);
+	show_compiled(&o, &l, t.f, pol);
 	ret = EXIT_OK;
 out:
 	fbac_resolved_free(res);
