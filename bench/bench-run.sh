@@ -172,7 +172,7 @@ fi
 # startup-floor's library: Text_Viewer's rules as one functionality.
 mkdir -p "$WORK/floorlib"
 cp "$REPO/profiles/protected.yaml" "$WORK/floorlib/"
-"$FBAC_RUN" -n --as Text_Viewer -D "Text_Viewer.files=$WORK" /bin/true 2>/dev/null |
+"$FBAC_RUN" -n --full --as Text_Viewer -D "Text_Viewer.files=$WORK" /bin/true 2>/dev/null |
 	awk 'BEGIN { print "fbac: 1\nfunctionality: Floor\ncategory: files"
 		     print "description: Text_Viewer'"'"'s rules in one functionality\nprivileges:" }
 	     /^privileges:/ { p = 1; next }
