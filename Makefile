@@ -292,10 +292,13 @@ $(BENCH_OBJS): $(BUILD)/%.o: %.c $(FLAGS_STAMP)
 $(BUILD)/bench/bench-%: $(BUILD)/bench/bench-%.o $(LIBFBAC) $(FLAGS_STAMP)
 	$(call link,$@,$< $(LIBFBAC),$(LIB_DEPS))
 
-# bench-notify-floor is run by bench/bench-run.sh, next to fbac-run;
+# bench-notify-floor, bench-emulate-floor and bench-startup-floor are run
+# by bench/bench-run.sh, next to fbac-run (the measured bounds);
 # bench-interleave is a tool: bench-interleave N CMD -- CMD ... (see it).
+BENCH_BY_SCRIPT := %/bench-notify-floor %/bench-emulate-floor %/bench-startup-floor \
+	%/bench-interleave
 bench: all $(BENCH_BINS)
-	@for b in $(filter-out %/bench-notify-floor %/bench-interleave,$(BENCH_BINS)); do \
+	@for b in $(filter-out $(BENCH_BY_SCRIPT),$(BENCH_BINS)); do \
 		echo "== $$b"; $$b profiles; done
 	@for s in $(sort $(wildcard bench/*.sh)); do echo "== $$s"; \
 		FBAC_BUILD=$(abspath $(BUILD)) bash $$s; done

@@ -27,6 +27,19 @@
 # something, because such a figure measures something else than the
 # workload.
 #
+# The measured bounds of a supervisor (bench-emulate-floor, columns next
+# to native, same interleaved runs): `bare` answers every notified open
+# (and, where the policy mediates metadata, stat) with CONTINUE unseen;
+# `exact` is a supervisor with no policy that does only what an exact
+# decision needs (copy the name, name it from the root, openat2 with
+# RESOLVE_NO_MAGICLINKS, fstat, answer CONTINUE or the stat written back,
+# close); `inject` the same with the open made by the supervisor and its
+# descriptor injected. A second table gives the ratios between them and
+# fbac-run. Then the start-up bound: the Landlock rules and the seccomp
+# filter of Version_Control_Client, read from `strace` of fbac-run and
+# made by bench-startup-floor alone, timed with `true` and fbac-run
+# (bench-interleave, BENCH_STARTUP_ROUNDS, default 201; needs strace).
+#
 # Then the user-notification floor (bench-notify-floor), and for each
 # workload what the supervisor did (fbac-run -v: calls decided, continued,
 # receivers, peak resident size) with the bound the floor alone sets: the
@@ -188,7 +201,7 @@ PY=/usr/bin/python3
 # ---------------------------------------------------------------- workloads
 # name | fbac-run options (one per line in FBAC_OPTS) | command
 declare -a W_NAMES=() W_CMDS=()
-declare -A FBAC_OPTS=() W_DATADIR=() W_HOME=() W_RUNS=()
+declare -A FBAC_OPTS=() W_DATADIR=() W_HOME=() W_RUNS=() W_META=()
 
 workload() {
 	local name=$1 opts=$2
@@ -301,6 +314,11 @@ else
 	echo "bench-run: cannot write startup-floor's library: left out" >&2
 fi
 workload startup-cold "--as Text_Viewer -D Text_Viewer.files=$WORK" /bin/true
+# Where the policy mediates metadata (the bounds' supervisor then
+# notifies the stat family too).
+for name in open/stat find git-status-mediated tar-mediated firefox startup; do
+	W_META[$name]=mediated
+done
 
 # in_env NAME CMD...: run CMD with the library and the HOME of workload
 # NAME (variables, not env(1): nothing more is timed).
@@ -311,8 +329,28 @@ in_env() {
 }
 
 # ---------------------------------------------------------------- sandboxes
-MODES=(native fbac-run supervised strace bwrap firejail)
+MODES=(native bare exact inject fbac-run supervised strace bwrap firejail)
 declare -A AVAIL=([native]=1 [fbac-run]=1 [supervised]=1)
+# The measured bounds of a supervisor (bench-emulate-floor): bare answers,
+# a minimal exact supervisor that continues opens, one that injects them.
+EMULATE=$BUILD/bench/bench-emulate-floor
+if [[ -x $EMULATE ]]; then
+	AVAIL[bare]=1 AVAIL[exact]=1 AVAIL[inject]=1
+else
+	echo "bench-run: no $EMULATE (make bench): the bare, exact and inject columns are n/a" >&2
+fi
+
+# runs MODE NAME: whether workload NAME is run in MODE. The bounds are
+# left out where they say nothing new: firefox (one receiver for all its
+# processes would measure that receiver) and the other start-ups.
+runs() {
+	[[ -n ${AVAIL[$1]:-} ]] || return 1
+	case $1,$2 in
+	bare,firefox | exact,firefox | inject,firefox) return 1 ;;
+	bare,startup-* | exact,startup-* | inject,startup-*) return 1 ;;
+	esac
+	return 0
+}
 have strace && AVAIL[strace]=1
 have bwrap && AVAIL[bwrap]=1
 have firejail && AVAIL[firejail]=1
@@ -323,6 +361,11 @@ prefix() {
 	local -a p=()
 	case $mode in
 	native) ;;
+	bare | exact | inject)
+		p=("$EMULATE" -m "$mode")
+		# The stat family too where fbac-run's policy mediates it.
+		[[ ${W_META[$name]:-visible} != mediated ]] || p+=(-s)
+		;;
 	fbac-run | supervised)
 		p=("$FBAC_RUN" -q)
 		# No cache it could use or write: what a first run costs.
@@ -362,7 +405,7 @@ check_cells() {
 	for i in "${!W_NAMES[@]}"; do
 		name=${W_NAMES[$i]}
 		for mode in "${MODES[@]}"; do
-			[[ -n ${AVAIL[$mode]:-} ]] || continue
+			runs "$mode" "$name" || continue
 			log=
 			if [[ $mode == fbac-run || $mode == supervised ]]; then
 				log=$WORK/check.log
@@ -427,7 +470,7 @@ time_loop() {
 	declare -A samples=()
 	for ((r = 0; r < runs; r++)); do
 		for mode in "${MODES[@]}"; do
-			[[ -n ${AVAIL[$mode]:-} ]] || continue
+			runs "$mode" "$name" || continue
 			split "$(cmdline "$mode" "$i")"
 			t0=$(now_us)
 			in_env "$name" "${CMD[@]}" >/dev/null 2>&1 </dev/null
@@ -436,7 +479,7 @@ time_loop() {
 		done
 	done
 	for mode in "${MODES[@]}"; do
-		[[ -n ${AVAIL[$mode]:-} ]] || continue
+		runs "$mode" "$name" || continue
 		# shellcheck disable=SC2086 # a list of numbers
 		MEDIAN[$name,$mode]=$(median_of ${samples[$mode]} | awk '{ printf "%.3f", $1 / 1000 }')
 	done
@@ -448,7 +491,7 @@ time_hyperfine() {
 	local -a args=(-N --style none --warmup 0 --runs "${W_RUNS[$name]:-$RUNS}" -i
 		--export-csv "$WORK/h.csv")
 	for mode in "${MODES[@]}"; do
-		[[ -n ${AVAIL[$mode]:-} ]] || continue
+		runs "$mode" "$name" || continue
 		args+=(-n "$mode" "$(cmdline "$mode" "$i")")
 	done
 	if ! in_env "$name" hyperfine "${args[@]}" >/dev/null 2>"$WORK/h.err"; then
@@ -465,7 +508,7 @@ time_hyperfine() {
 # ---------------------------------------------------------------- report
 cell() {
 	local name=$1 mode=$2 m n
-	if [[ -z ${AVAIL[$mode]:-} ]]; then
+	if ! runs "$mode" "$name"; then
 		printf 'n/a'
 		return
 	fi
@@ -518,7 +561,7 @@ echo
 echo "Wall-clock medians in ms (ratio to native, same run):"
 echo
 {
-	printf 'workload\tnative\tfbac-run\tsupervised\tstrace\tbwrap\tfirejail\tnotes\n'
+	printf 'workload\tnative\tbare\texact\tinject\tfbac-run\tsupervised\tstrace\tbwrap\tfirejail\tnotes\n'
 	for name in "${W_NAMES[@]}"; do
 		printf '%s' "$name"
 		for mode in "${MODES[@]}"; do
@@ -527,6 +570,68 @@ echo
 		printf '\t%s\n' "${NOTES[$name]:--}"
 	done
 } | column -t -s $'\t' -o ' | '
+
+# The measured bounds, as ratios within the run: what fbac-run costs
+# above the bare answers (issue 20's "floor bound" for open/stat), and
+# above the minimal exact supervisor.
+if [[ -n ${AVAIL[exact]:-} ]]; then
+	echo
+	echo "Measured bounds (bench-emulate-floor, same run; a ratio of medians):"
+	printf '  %-20s %14s %14s %14s %16s\n' workload "exact/native" "exact/bare" \
+		"fbac-run/bare" "fbac-run/exact"
+	for name in "${W_NAMES[@]}"; do
+		runs exact "$name" || continue
+		awk -v n="${MEDIAN[$name,native]:-0}" -v b="${MEDIAN[$name,bare]:-0}" \
+			-v e="${MEDIAN[$name,exact]:-0}" -v f="${MEDIAN[$name,fbac-run]:-0}" -v w="$name" \
+			'function r(x, y) { return y > 0 && x > 0 ? sprintf("x%.2f", x / y) : "?" }
+			BEGIN { printf "  %-20s %14s %14s %14s %16s\n", w, r(e, n), r(e, b), r(f, b), r(f, e) }'
+	done
+	echo "  (bare: every notified call continued unseen; exact: copy, resolve,"
+	echo "   fstat, answer, close, no policy; inject: exact, opens injected)"
+fi
+
+# The start-up bound: the Landlock rules and the seccomp filter that
+# fbac-run makes for Version_Control_Client (read from strace: the same
+# objects, the same filter), made by bench-startup-floor, which does
+# nothing else; interleaved with `true` and fbac-run.
+STARTUP_FLOOR=$BUILD/bench/bench-startup-floor
+INTERLEAVE=$BUILD/bench/bench-interleave
+if [[ -n $ONLY && " $ONLY " != *" startup "* ]]; then
+	:
+elif [[ ! -x $STARTUP_FLOOR || ! -x $INTERLEAVE ]] || ! command -v strace >/dev/null; then
+	echo "bench-run: the start-up bound needs strace, $STARTUP_FLOOR and $INTERLEAVE: left out" >&2
+else
+	vcc=(--as Version_Control_Client -D "Version_Control_Client.repos=$WORK")
+	strace -f -y -v -s 1000000 -o "$WORK/startup.strace" \
+		-e trace=landlock_add_rule,seccomp "$FBAC_RUN" -q "${vcc[@]}" /bin/true >/dev/null 2>&1
+	# "LAYER PATH" a rule, LAYER the rule set's rank; "@port" a port rule.
+	awk '/landlock_add_rule\(/ && / = 0$/ {
+		match($0, /landlock_add_rule\([0-9]+/)
+		fd = substr($0, RSTART + 18, RLENGTH - 18)
+		if (!(fd in L)) L[fd] = n++
+		if (match($0, /parent_fd=[0-9]+<.*>\}, 0\) = 0$/)) {
+			p = substr($0, RSTART, RLENGTH)
+			sub(/^parent_fd=[0-9]+</, "", p)
+			sub(/>\}, 0\) = 0$/, "", p)
+			print L[fd], p
+		} else if ($0 ~ /, 0x2 /) print L[fd], "@port"
+	}' "$WORK/startup.strace" >"$WORK/startup.rules"
+	if awk -f "$REPO/bench/bpf-from-strace.awk" "$WORK/startup.strace" >"$WORK/startup.bpf" &&
+		[[ -s $WORK/startup.rules && -s $WORK/startup.bpf ]]; then
+		echo
+		echo "start-up bound, Version_Control_Client ($(wc -l <"$WORK/startup.rules") rules," \
+			"a filter of $(wc -l <"$WORK/startup.bpf") instructions; bench-interleave," \
+			"${BENCH_STARTUP_ROUNDS:-201} rounds):"
+		"$INTERLEAVE" "${BENCH_STARTUP_ROUNDS:-201}" /bin/true -- \
+			"$EMULATE" -m bare /bin/true -- \
+			"$STARTUP_FLOOR" "$WORK/startup.rules" "$WORK/startup.bpf" /bin/true -- \
+			"$FBAC_RUN" -q "${vcc[@]}" /bin/true | sed 's/^/  /'
+		echo "  (2: a supervisor and its filter, no rule; 3: the same rules and filter"
+		echo "   as 4, and nothing else: the kernel's share of 4's start)"
+	else
+		echo "bench-run: cannot read fbac-run's rules or filter from strace: the start-up bound is left out" >&2
+	fi
+fi
 
 if [[ -n ${OPENSTAT_OUT[native]:-} ]]; then
 	echo
