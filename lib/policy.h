@@ -56,6 +56,10 @@ struct fbac_ll_expand {
 	const char *const *holes; /* patterns of what may not be granted */
 	size_t n_holes;
 	uint64_t access; /* FBAC_LL_FS_* granted on each entry */
+	/* glob names directories (a pattern DIR/GLOB/ and two stars): each one it
+	 * matches is granted as a tree, and nothing else; otherwise it names
+	 * files, and a directory it matches is left out. */
+	bool trees;
 };
 
 struct fbac_landlock_plan {

@@ -884,6 +884,23 @@ C
 	[[ $(./hello2) == "hello, world" ]] || fail "gcc's program is wrong"
 }
 
+# The C compiler's grant of /usr/lib/llvm-*/** is a pattern with a wildcard in
+# one folder's name: the kernel gets a tree rule on each llvm-* folder at
+# launch. It was a gap before: 'make CC=clang' was refused clang, with the
+# line saying the kernel could not be given the rule.
+# bats test_tags=app:make,app:clang,fn:Software_Build
+@test "make CC=clang (Software_Build): clang, under /usr/lib/llvm-*, runs; the kernel has the rule" {
+	need_commands /usr/bin/make /usr/bin/clang
+	c_project "$H/src/hello"
+	cd "$H/src/hello"
+	run --separate-stderr app -- /usr/bin/make -s CC=clang check
+	expect_status 0 || return
+	[[ $stderr != *"denied file_execute"* ]] || { show_run; fail "an exec was refused"; return; }
+	content out.txt "hello, make" || return
+	run --separate-stderr "$FBAC_RUN" --check --full /usr/bin/make
+	[[ $output != *"'/usr/lib/llvm-*/**' is too wide"* ]] || { show_run; fail "still a gap"; }
+}
+
 # bats test_tags=app:make,app:gcc,fn:Software_Build
 @test "make, gcc (Software_Build): no ~/.ssh/id_rsa, no ~/.bashrc, no network from a recipe" {
 	need_commands /usr/bin/make /usr/bin/gcc /usr/bin/curl

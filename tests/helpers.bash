@@ -49,6 +49,10 @@ export LC_ALL=C.UTF-8
 export PATH=/usr/sbin:/usr/bin:/sbin:/bin
 unset LIBRARY_PATH LD_LIBRARY_PATH CPATH C_INCLUDE_PATH CUDA_HOME \
 	PYTHONPATH PYTHONHOME
+# Nor the make that runs the suite: 'make CC=clang check' passes CC=clang to
+# every make below it through MAKEFLAGS, and a project's own make in a test
+# would then build with clang instead of what its Makefile says.
+unset MAKEFLAGS MFLAGS MAKELEVEL MAKEOVERRIDES CC CFLAGS LDFLAGS
 
 # bats sources this file again for every test, with a new BATS_TEST_TMPDIR.
 if [[ -n ${BATS_TEST_TMPDIR:-} ]]; then

@@ -242,7 +242,9 @@ int landlock_expand_dir(const struct fbac_ll_expand *e, const char *dir,
 							cache);
 			continue;
 		}
-		if (e->glob && S_ISDIR(st.st_mode))
+		/* A pattern of files never grants a tree; one of trees
+		 * grants nothing but directories. */
+		if (e->glob && S_ISDIR(st.st_mode) != e->trees)
 			continue;
 		if (S_ISLNK(st.st_mode) &&
 		    (narrow || !realpath(child, real) || is_hole(e, real) ||

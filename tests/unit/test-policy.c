@@ -635,6 +635,8 @@ static const char ll_text[] =
 	"  - dir_read: /listed\n"
 	"  - file_read: /data/**\n"
 	"  - file_write: /rw/**\n"
+	"  - file_execute: \"/tools/llvm-*/**\"\n"
+	"  - file_execute: \"/tools/a-*/bin/**\"\n"
 	"denied:\n"
 	"  - file_read: /data/private/**\n"
 	"  - file_write: /data/ro/**\n"
@@ -734,6 +736,20 @@ static void test_landlock(void)
 	ok(!gap_with(p, "/var/log/app.log"), "a file is exact: no gap");
 	ok(gap_with(p, "/listed"),
 	   "a directory without '/**' leaves a gap (its rights cover below)");
+	ok(!gap_with(p, "/tools/llvm-*/**"),
+	   "execute of DIR/GLOB/**: no gap (each folder GLOB matches, a tree)");
+	ok(gap_with(p, "/tools/a-*/bin/**"),
+	   "execute of DIR/GLOB/bin/**: a gap (a wildcard above a literal)");
+	{
+		const struct fbac_ll_expand *e = NULL;
+
+		for (size_t i = 0; i < p->ll.n_expand; i++)
+			if (!strcmp(p->ll.expand[i].dir, "/tools"))
+				e = &p->ll.expand[i];
+		ok(e && e->trees && e->glob && !strcmp(e->glob, "/tools/llvm-*") &&
+			   e->access == FBAC_LL_FS_EXECUTE,
+		   "listed at launch: the folders of /tools matching llvm-*, as trees");
+	}
 	ok(gap_with(p, "/data/private/**|/data/**"),
 	   "a carve-out inside a granted tree leaves a gap");
 	ok(!gap_with(p, "/data/ro/**"),
