@@ -170,51 +170,36 @@ bool last_component_glob(const char *pattern, size_t plen)
 	       !strstr(pattern + plen + 1, "**");
 }
 
-/*
- * DIR/GLOB then two stars, with wildcards in GLOB alone (the llvm-* folders
- * of /usr/lib and all below them): the
- * directories in DIR that GLOB matches, each granted as a tree at launch,
- * are exactly what it names. Anything else is a gap.
- */
-static int exec_glob_trees(struct fbac_policy *p, const struct fbac_prule *pr,
-			   size_t *cap_gaps)
-{
-	const char *comp = pr->pattern + pr->plen + 1, *slash = strchr(comp, '/');
-	const char *dir, *glob;
-
-	if (!slash || strcmp(slash, "/**") || memmem(comp, (size_t)(slash - comp), "**", 2))
-		return add_gap(p, cap_gaps, FBAC_OP_BIT(FBAC_OP_FILE_EXECUTE),
-			       pr->origin,
-			       "pattern '%s' is too wide for an exact kernel rule: the kernel refuses to execute what it names",
-			       pr->pattern);
-	dir = fbac_arena_strndup(p->arena, pr->pattern, pr->plen);
-	glob = fbac_arena_strndup(p->arena, pr->pattern,
-				  (size_t)(slash - pr->pattern));
-	if (!dir || !glob)
-		return -ENOMEM;
-	if (add_expand(p, dir, glob, NULL, 0) < 0)
-		return -ENOMEM;
-	p->ll.expand[p->ll.n_expand - 1].trees = true;
-	return 0;
-}
-
 /* An allow pattern with EXECUTE that the kernel cannot take as is. */
 static int exec_glob(struct fbac_policy *p, const struct fbac_prule *pr,
 		     size_t *cap_gaps)
 {
-	const char *dir;
+	const char *comp = pr->pattern + pr->plen + 1,
+		   *slash = strchr(comp, '/');
+	bool under = pr->pattern[pr->plen] == '/' && pr->plen > 1;
+	/* DIR/GLOB/ and two stars, wildcards in GLOB alone (/usr/lib/llvm-*
+	 * and all below): each directory in DIR that GLOB matches, as a tree. */
+	bool trees = under && slash && !strcmp(slash, "/**") &&
+		     !memmem(comp, (size_t)(slash - comp), "**", 2);
+	const char *dir = under ? fbac_arena_strndup(p->arena, pr->pattern,
+						     pr->plen) :
+				  "/";
 
-	if (pr->pattern[pr->plen] == '/' && pr->plen > 1 &&
-	    last_component_glob(pr->pattern, pr->plen)) {
-		dir = fbac_arena_strndup(p->arena, pr->pattern, pr->plen);
-		if (!dir)
-			return -ENOMEM;
+	if (!dir)
+		return -ENOMEM;
+	if ((under || pr->plen == 1) &&
+	    last_component_glob(pr->pattern, under ? pr->plen : 0))
 		return add_expand(p, dir, pr->pattern, NULL, 0);
+	if (trees) {
+		const char *glob = fbac_arena_strndup(p->arena, pr->pattern,
+						      (size_t)(slash -
+							       pr->pattern));
+
+		if (!glob || add_expand(p, dir, glob, NULL, 0) < 0)
+			return -ENOMEM;
+		p->ll.expand[p->ll.n_expand - 1].trees = true;
+		return 0;
 	}
-	if (pr->plen == 1 && last_component_glob(pr->pattern, 0))
-		return add_expand(p, "/", pr->pattern, NULL, 0);
-	if (pr->pattern[pr->plen] == '/' && pr->plen > 1)
-		return exec_glob_trees(p, pr, cap_gaps);
 	return add_gap(p, cap_gaps, FBAC_OP_BIT(FBAC_OP_FILE_EXECUTE),
 		       pr->origin,
 		       "pattern '%s' is too wide for an exact kernel rule: the kernel refuses to execute what it names",
