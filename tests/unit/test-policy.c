@@ -617,6 +617,8 @@ static void test_net(void)
 
 /* ------------------------------------------------------------------ */
 
+/* One YAML line a C line, as written. */
+/* clang-format off */
 static const char ll_text[] =
 	FUNC("LL")
 	"privileges:\n"
@@ -684,6 +686,7 @@ static const char ll_text[] =
 	FUNC("LL_Scope") "privileges:\n"
 	"  - ipc_signal: any\n"
 	"  - unix_connect: \"@x\"\n";
+/* clang-format on */
 
 static void test_landlock(void)
 {
@@ -746,7 +749,8 @@ static void test_landlock(void)
 		for (size_t i = 0; i < p->ll.n_expand; i++)
 			if (!strcmp(p->ll.expand[i].dir, "/tools"))
 				e = &p->ll.expand[i];
-		ok(e && e->trees && e->glob && !strcmp(e->glob, "/tools/llvm-*") &&
+		ok(e && e->trees && e->glob &&
+			   !strcmp(e->glob, "/tools/llvm-*") &&
 			   e->access == FBAC_LL_FS_EXECUTE,
 		   "listed at launch: the folders of /tools matching llvm-*, as trees");
 	}
