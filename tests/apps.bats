@@ -888,7 +888,7 @@ C
 # one folder's name: the kernel gets a tree rule on each llvm-* folder at
 # launch. It was a gap before: 'make CC=clang' was refused clang, with the
 # line saying the kernel could not be given the rule.
-# bats test_tags=app:make,app:clang,fn:Software_Build
+# bats test_tags=app:make,fn:Software_Build
 @test "make CC=clang (Software_Build): clang, under /usr/lib/llvm-*, runs; the kernel has the rule" {
 	need_commands /usr/bin/make /usr/bin/clang
 	c_project "$H/src/hello"
