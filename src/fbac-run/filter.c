@@ -546,21 +546,28 @@ const char *filter_syscall_name(int nr)
 	return buf;
 }
 
+/* denied_eperm's numbers, resolved once: filter_refused() is asked of
+ * every call no earlier handler took (chdir, execve, signals, ioctls). */
+static int denied_nrs[ARRAY_SIZE(denied_eperm)];
+static pthread_once_t denied_nrs_once = PTHREAD_ONCE_INIT;
+
+static void denied_nrs_resolve(void)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(denied_eperm); i++)
+		denied_nrs[i] = seccomp_syscall_resolve_name(
+			denied_eperm[i].name);
+}
+
 int filter_refused(int nr, uint64_t arg1, const char **why, bool *probe)
 {
-	_cleanup_free_ char *name = NULL;
-
-	/* The other requests are notified for sup-ioctl.c: told at once,
-	 * without looking for a name. */
+	/* The other requests are notified for sup-ioctl.c: told at once. */
 	*probe = false;
 	if (nr == SYS_ioctl && (uint32_t)arg1 != TIOCSTI &&
 	    (uint32_t)arg1 != TIOCLINUX)
 		return 0;
-	/* Receivers call this in parallel: not filter_syscall_name's
-	 * buffer. */
-	name = seccomp_syscall_resolve_num_arch(SCMP_ARCH_NATIVE, nr);
-	for (size_t i = 0; name && i < ARRAY_SIZE(denied_eperm); i++)
-		if (streq(denied_eperm[i].name, name)) {
+	pthread_once(&denied_nrs_once, denied_nrs_resolve);
+	for (size_t i = 0; i < ARRAY_SIZE(denied_eperm); i++)
+		if (denied_nrs[i] == nr) {
 			*why = denied_eperm[i].why;
 			*probe = denied_eperm[i].probe;
 			return EPERM;
