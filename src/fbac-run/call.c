@@ -171,7 +171,6 @@ bool call_decide(struct call *c, const struct fbac_query *q)
 	const struct fbac_stack_entry *denier =
 		fbac_stack_query(c->s->stack, q, &v);
 
-	c->decided = true;
 	if (denier || c->s->mode == MODE_LEARN)
 		event_log(c, q, !denier, denier, &v);
 	if (!denier)
@@ -203,10 +202,8 @@ bool call_decide_path(struct call *c, enum fbac_op op, const char *path)
 
 bool call_decide_getattr(struct call *c, const char *path)
 {
-	if (c->s->metadata_visible) {
-		c->decided = true;
+	if (c->s->metadata_visible)
 		return true;
-	}
 	return call_decide_path(c, FBAC_OP_FILE_GETATTR, path);
 }
 

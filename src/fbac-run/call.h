@@ -43,8 +43,6 @@ struct call {
 	pid_t tid;
 	pid_t tgid; /* 0 until needed */
 	int nr;
-	/* What was decided, for events. */
-	bool decided;
 	/* What the object is to the call, when not the object named
 	 * ("the loader of '/usr/bin/curl'"): in the denial line. */
 	const char *about;

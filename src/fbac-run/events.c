@@ -343,7 +343,6 @@ bool call_refuse(struct call *c, enum fbac_op op, const char *path,
 {
 	struct fbac_query q = { .op = op, .path = path };
 
-	c->decided = true;
 	pthread_mutex_lock(&c->s->events.lock);
 	event_log_locked(c, &q, false, NULL, NULL, reason, false);
 	pthread_mutex_unlock(&c->s->events.lock);
@@ -354,7 +353,6 @@ void call_refuse_syscall(struct call *c, const char *reason, bool quiet)
 {
 	struct fbac_query q = { .op = SUP_OP_SYSCALL };
 
-	c->decided = true;
 	pthread_mutex_lock(&c->s->events.lock);
 	/* filter_syscall_name's buffer is used under this lock only. */
 	q.path = filter_syscall_name(c->nr);
