@@ -1109,6 +1109,40 @@ scripts_tree() {
 	expect_status 1
 	err_has "Permission denied"
 	[[ $output != *Name:* && $output != *FBAC_DATADIR* ]] || { show_run; fail "read the supervisor's /proc"; }
+	# Not silent: one line, one event, naming the reason.
+	err_has "fbac-run's own /proc entries (by number"
+	grep -q '"reason": "it reaches fbac-run.s own /proc' "$LOG" || { cat "$LOG"; fail "no event"; }
+}
+
+@test "paths: /proc/self reached by another name is the program's own, not a silent refusal" {
+	for p in /proc/./self/status /proc//self/status /proc/self/../self/status \
+		/proc/./thread-self/status; do
+		run --separate-stderr sandbox Read="$T/pub" -- cat "$p"
+		expect_status 0
+		[[ ${lines[0]} == $'Name:\tcat' ]] || { show_run; fail "$p: not cat's status"; }
+		[[ $stderr != *denied* ]] || { show_run; fail "$p: a denial"; }
+	done
+	run --separate-stderr sandbox Read="$T/pub" -- sh -c 'read -r l </proc/./self/fd/0 && echo "$l"' <"$T/pub/a"
+	expect_status 0
+	out_is "$PUBLIC"
+	# The supervisor's magic links, reached through .., were a silent
+	# ELOOP: now the program's own descriptor, decided as such.
+	run --separate-stderr sandbox Read="$T/pub" -- cat /proc/self/../self/fd/0 <"$T/pub/a"
+	expect_status 0
+	out_is "$PUBLIC"
+	run --separate-stderr sandbox Read="$T/pub" -- "$PROGS/openf" w /proc/self/../self/fd/0 OVERWRITE <"$T/pub/a"
+	expect_status 1
+	denied file_write "$T/pub/a" openf
+	content "$T/pub/a" "$PUBLIC"
+	# A symbolic link into /proc/self could as well be one to /proc/PID
+	# of fbac-run: refused, with a line saying so (it was silent).
+	ln -s /proc/self/status "$T/pub/self-status"
+	ln -s /proc/self/fd "$T/pub/fds"
+	for p in "$T/pub/self-status" "$T/pub/fds/0"; do
+		run --separate-stderr sandbox Read="$T/pub" -- cat "$p" <"$T/pub/a"
+		expect_status 1
+		err_has "fbac-run's own /proc entries"
+	done
 }
 
 @test "paths: /dev/fd/N reopens a granted file, but never for more than the policy allows" {
@@ -1574,6 +1608,18 @@ for f in (0xffffffff, 0x18, 0x10, 0x1):
 	expect_status 0
 	[[ $output == $'0xffffffff Invalid argument\n0x18 Invalid argument\n0x10 Permission denied\n0x1 ok' ]] ||
 		fail "$output"
+}
+
+@test "memfd: fchmod, fchown and fsetxattr change the program's own memory file, without a line" {
+	run --separate-stderr sandbox -- "$SYS_PY" -I -S -c "
+import os
+fd = os.memfd_create('x')
+os.fchmod(fd, 0o600); os.fchown(fd, os.getuid(), -1)
+os.setxattr(fd, 'user.a', b'1'); os.removexattr(fd, 'user.a')
+print(oct(os.fstat(fd).st_mode & 0o777))"
+	expect_status 0
+	out_is 0o600
+	[[ $stderr != *denied* ]] || fail "a denial: $stderr"
 }
 
 @test "self through a descriptor of /proc is the caller, not the supervisor" {

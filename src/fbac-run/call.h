@@ -136,6 +136,7 @@ struct resolved {
 #define RES_PARENT_IF_MISSING 0x10 /* with RES_PARENT: pin the parent only
 				    * when the object does not exist */
 #define RES_HELD_NO_PATH 0x20 /* a held descriptor needs no path (fstat) */
+#define RES_NO_REMAP 0x40     /* internal to sup-path.c: resolving again once */
 
 void resolved_close(struct resolved *r);
 

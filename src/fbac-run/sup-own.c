@@ -185,3 +185,85 @@ bool own_name(struct call *c, unsigned flags, const char *path)
 	return ((flags & RES_FOLLOW) && own_magic_link(c, path)) ||
 	       target_fd_ref(c, path) >= 0;
 }
+
+/*
+ * Is the resolved object one of the supervisor's own /proc entries (of
+ * the process or of any of its threads)? Those are never the program's.
+ * Return: the supervisor's process or thread id it names, else 0.
+ */
+long own_is_supervisors(struct call *c, const char *path)
+{
+	char task[64];
+	const char *p;
+	char *end;
+	long n;
+
+	if (strncmp(path, "/proc/", 6))
+		return 0;
+	p = path + 6;
+	n = strtol(p, &end, 10);
+	if (end == p || (*end && *end != '/') || n <= 0)
+		return 0;
+	if (n == c->s->self)
+		return n;
+	snprintf(task, sizeof(task), "/proc/self/task/%ld", n);
+	return access(task, F_OK) == 0 ? n : 0;
+}
+
+/* Whether name has the component comp. */
+static bool has_component(const char *name, const char *comp)
+{
+	size_t l = strlen(comp);
+
+	for (const char *p = name; (p = strstr(p, comp)); p += l)
+		if ((p == name || p[-1] == '/') && (!p[l] || p[l] == '/'))
+			return true;
+	return false;
+}
+
+/*
+ * Whether the name as typed means the caller's own /proc entry: it says
+ * "self" or "thread-self" and not the number n. A symbolic link into
+ * /proc met on the way cannot be told from one to /proc/N by its name
+ * alone, so it is refused (with a line) rather than guessed.
+ */
+bool own_names_self(const char *name, long n)
+{
+	char num[24];
+
+	snprintf(num, sizeof(num), "%ld", n);
+	return (has_component(name, "self") ||
+		has_component(name, "thread-self")) &&
+	       !has_component(name, num);
+}
+
+/*
+ * A walk that met /proc's "self" or "thread-self" other than as the
+ * leading name rewrite_self knows (/proc/./self, /proc/self/../self, a
+ * symlink to /proc/self/status) found the supervisor's entry, as the
+ * kernel answers "self" for whoever walks: the program meant its own.
+ * Its own name for path into out ("/proc/TGID/..." or, for a thread's
+ * directory, "/proc/TGID/task/TID/...").
+ */
+int own_for_supervisors(struct call *c, const char *path, long n, char *out,
+			size_t size)
+{
+	char pre[64];
+	const char *rest;
+	int l;
+
+	snprintf(pre, sizeof(pre), "/proc/%ld", n);
+	rest = path + strlen(pre);
+	if (n == c->s->self && !strncmp(rest, "/task/", 6)) {
+		char *end;
+		long t = strtol(rest + 6, &end, 10);
+
+		if (t > 0 && (!*end || *end == '/')) {
+			l = snprintf(out, size, "/proc/%d/task/%d%s",
+				     (int)call_tgid(c), (int)c->tid, end);
+			return l < 0 || (size_t)l >= size ? -ENAMETOOLONG : 0;
+		}
+	}
+	l = snprintf(out, size, "/proc/%d%s", (int)call_tgid(c), rest);
+	return l < 0 || (size_t)l >= size ? -ENAMETOOLONG : 0;
+}

@@ -23,4 +23,14 @@ bool own_name(struct call *c, unsigned flags, const char *path);
  * caller's descriptors or magic links (a number; fd, task, ns, exe, cwd,
  * root as a whole component): the directory's name is read only then. */
 bool maybe_proc_entry(const char *path);
+/* The supervisor's own process or thread id that path (resolved, under
+ * /proc) names, else 0: those entries are never the program's. */
+long own_is_supervisors(struct call *c, const char *path);
+/* Whether name, as typed, means the caller's own /proc entry: "self" or
+ * "thread-self" in it, and not the number n. */
+bool own_names_self(const char *name, long n);
+/* The caller's own name in out for path, the supervisor's entry n
+ * reached through "self". Return: 0 or -ENAMETOOLONG. */
+int own_for_supervisors(struct call *c, const char *path, long n, char *out,
+			size_t size);
 #endif

@@ -154,28 +154,28 @@ static int base_fd(struct call *c, int dirfd, const char *path)
 }
 
 /*
- * Is the resolved object one of the supervisor's own /proc entries (of
- * the process or of any of its threads)? Those are never the program's.
+ * "/./" and "//" inside a name mean nothing to the walk (the directory
+ * before them must exist as one either way), so "/proc/./self" is the
+ * "/proc/self" that rewrite_self knows. A trailing "/." or "/" is kept:
+ * it asks for a directory.
  */
-static bool is_ours(struct call *c, const char *path)
+static void collapse_dots(char *path)
 {
-	char task[64];
-	const char *p;
-	char *end;
-	long n;
+	char *r = path, *w = path;
 
-	if (strncmp(path, "/proc/", 6))
-		return false;
-	p = path + 6;
-	n = strtol(p, &end, 10);
-	if (end == p || (*end && *end != '/') || n <= 0)
-		return false;
-	if (n == c->s->self)
-		return true;
-	snprintf(task, sizeof(task), "/proc/self/task/%ld", n);
-	return access(task, F_OK) == 0;
+	while (*r) {
+		if (r[0] == '/' && r[1] == '/') {
+			r++;
+			continue;
+		}
+		if (r[0] == '/' && r[1] == '.' && r[2] == '/') {
+			r += 2;
+			continue;
+		}
+		*w++ = *r++;
+	}
+	*w = 0;
 }
-
 
 /*
  * path (relative) made absolute from the caller's working directory, in
@@ -405,17 +405,61 @@ static int resolve_end(struct call *c, int base, int r, bool descriptor,
 	}
 	if (!descriptor)
 		ctty_as_dev_tty(c, out);
-	if (is_ours(c, out->path)) {
+	if (own_is_supervisors(c, out->path)) {
 		resolved_close(out);
-		return -EACCES;
+		return -EXDEV; /* call_resolve_path: remapped or told */
 	}
 	return 0;
+}
+
+/*
+ * The supervisor's own /proc entry was reached. Named by its number (the
+ * program's parent is fbac-run): refused with a line. Through "self": the
+ * program's own entry is resolved instead, once.
+ */
+static int resolve_ours(struct call *c, int dirfd, const char *arg,
+			unsigned flags, struct resolved *out)
+{
+	char mine[FBAC_MAX_PATH];
+	long n = own_is_supervisors(c, out->path);
+	int r;
+
+	if (n > 0 && own_names_self(arg, n) &&
+	    own_for_supervisors(c, out->path, n, mine, sizeof(mine)) == 0) {
+		r = call_resolve_path(c, dirfd, mine, flags | RES_NO_REMAP, out);
+		return r == -EXDEV ? -EACCES : r;
+	}
+	call_refuse_syscall(
+		c,
+		"it reaches fbac-run's own /proc entries (by number, or by a symbolic link to /proc/self), which are never the program's",
+		false);
+	return -EACCES;
+}
+
+/*
+ * A walk refused a magic link (-ELOOP): was it one of the supervisor's
+ * own, such as /proc/self/../self/fd/0 or a symlink to /proc/self/fd
+ * made it? Then -EXDEV with its name in out->path, for resolve_ours;
+ * else the walk's -ELOOP.
+ */
+static int link_ours(struct call *c, int dirfd, const char *arg,
+		     struct resolved *out)
+{
+	struct resolved l;
+	int r = call_resolve_path(c, dirfd, arg, RES_NO_REMAP, &l);
+
+	if (r == 0)
+		resolved_close(&l);
+	if (r != -EXDEV)
+		return -ELOOP;
+	(void)copy_path(out->path, sizeof(out->path), l.path);
+	return -EXDEV;
 }
 
 int call_resolve_path(struct call *c, int dirfd, const char *arg,
 		      unsigned flags, struct resolved *out)
 {
-	char path[FBAC_MAX_PATH];
+	char path[FBAC_MAX_PATH], typed[FBAC_MAX_PATH];
 	bool descriptor = false;
 	int base = -1, r;
 
@@ -428,7 +472,9 @@ int call_resolve_path(struct call *c, int dirfd, const char *arg,
 	if (!arg[0]) {
 		descriptor = true;
 		r = resolve_held(c, dirfd, flags, out);
-	} else if ((r = rewrite_self(c, arg, path, sizeof(path))) < 0) {
+	} else if ((r = copy_path(typed, sizeof(typed), arg)) < 0 ||
+		   (collapse_dots(typed),
+		    (r = rewrite_self(c, typed, path, sizeof(path))) < 0)) {
 		/* nothing opened */
 	} else if (!strcmp(path, "/dev/tty")) {
 		r = resolve_dev_tty(c, path, sizeof(path), out);
@@ -446,7 +492,14 @@ int call_resolve_path(struct call *c, int dirfd, const char *arg,
 		if (r == 1)
 			r = -ENOENT;
 	}
-	return resolve_end(c, base, r, descriptor, out);
+	r = resolve_end(c, base, r, descriptor, out);
+	if (r == -ELOOP && (flags & RES_FOLLOW) && !(flags & RES_NO_REMAP))
+		r = link_ours(c, dirfd, arg, out);
+	if (r == -EXDEV)
+		return (flags & RES_NO_REMAP) ?
+			       -EXDEV :
+			       resolve_ours(c, dirfd, arg, flags, out);
+	return r;
 }
 
 int call_resolve_arg(struct call *c, int dirfd, uint64_t addr, unsigned flags,
