@@ -75,7 +75,12 @@ static int copy_fallback(struct fbac_resolved *res,
 	return 0;
 }
 
+/* fallback_of: the application whose 'sandbox_fallback' the entry
+ * carries (its own, or under --as the program's policy that --as
+ * replaces: the program's own sandbox fails inside fbac-run whatever
+ * it is run as). */
 static int add(struct fbac_stack *s, const struct fbac_resolve_input *ri,
+	       const struct fbac_application *fallback_of,
 	       const struct fbac_layer *layer, const char *name,
 	       const char *replaces, unsigned flags, struct fbac_diag *diag)
 {
@@ -86,7 +91,7 @@ static int add(struct fbac_stack *s, const struct fbac_resolve_input *ri,
 	r = fbac_resolve(ri, &res, diag);
 	if (r < 0)
 		return r;
-	if ((r = copy_fallback(res, ri->app)) < 0) {
+	if ((r = copy_fallback(res, fallback_of)) < 0) {
 		fbac_resolved_free(res);
 		return r;
 	}
@@ -98,6 +103,20 @@ static int add(struct fbac_stack *s, const struct fbac_resolve_input *ri,
 		layer ? layer->kind : FBAC_LAYER_COMMAND_LINE, replaces
 	};
 	return 0;
+}
+
+/* The program's policy in force below the administrator's layer (the
+ * user's own when there is one: fbac_stack_layers), or NULL. */
+static const struct fbac_application *
+discretionary_app(const struct fbac_library *lib,
+		  const struct fbac_application *const *apps)
+{
+	const struct fbac_application *app = NULL;
+
+	for (unsigned i = 0; i < lib->n_layers; i++)
+		if (apps[i] && lib->layers[i].kind != FBAC_LAYER_ADMIN)
+			app = apps[i];
+	return app;
 }
 
 int fbac_stack_build(const struct fbac_stack_input *in, struct fbac_stack *ret,
@@ -134,7 +153,7 @@ int fbac_stack_build(const struct fbac_stack_input *in, struct fbac_stack *ret,
 			ri.n_defines = in->n_defines;
 			ri.define_used = used;
 		}
-		if ((r = add(&s, &ri, l, l->name,
+		if ((r = add(&s, &ri, app, l, l->name,
 			     l->kind == FBAC_LAYER_USER && replaced >= 0 ?
 				     lib->layers[replaced].name :
 				     NULL,
@@ -159,8 +178,8 @@ int fbac_stack_build(const struct fbac_stack_input *in, struct fbac_stack *ret,
 			.trusted_env = in->trusted_env,
 			.layer = lib->n_layers,
 		};
-		if ((r = add(&s, &ri, NULL, "command line", NULL,
-			     in->compile_flags, diag)) < 0)
+		if ((r = add(&s, &ri, discretionary_app(lib, apps), NULL,
+			     "command line", NULL, in->compile_flags, diag)) < 0)
 			goto fail;
 	}
 	for (size_t i = 0; s.n && i < in->n_defines; i++)

@@ -870,6 +870,27 @@ chromium_typed_checks() {
 	same_shot "$uh/Downloads/screenshot.png" "$REF/Downloads/screenshot.png"
 }
 
+# Under --as, the program's own policy is replaced, but its sandbox fails
+# inside fbac-run all the same: before the fallback was taken from it under
+# --as too, this run waited for a renderer until the timeout.
+# bats test_tags=as:Web_Browser
+@test "chromium --as Web_Browser --headless --screenshot URL (as typed, uid 65534, fresh home): the fallback line, no hang" {
+	need_commands chromium /usr/bin/convert-im6.q16
+	require_unprivileged
+	mkdir -p "$H/Downloads"
+	page || return
+	local uh url
+	uh=$(unprivileged_home)
+	touch -a -d 2000-01-01 "$uh/.ssh/id_rsa"
+	KEY_HOME=$uh
+	url=http://127.0.0.1:$PORT/index.html
+	run --separate-stderr run_unprivileged bash -c "$(declare -f in_dir); in_dir \"\$@\"" bash \
+		"$uh/Downloads" timeout "$BROWSER_TIMEOUT" "$FBAC_RUN" --log "$uh/events.jsonl" \
+		--as Web_Browser -D "Web_Browser.ports=80,443,$PORT" chromium --headless --screenshot "$url"
+	printf '%s\n' "$stderr" >"$ERR"
+	chromium_typed_checks "$uh"
+}
+
 # bats test_tags=app:chromium
 @test "chromium --headless --screenshot URL (its policy, as typed, root, fresh home): one fallback line, no denial, the unconfined picture" {
 	need_commands chromium /usr/bin/convert-im6.q16

@@ -19,6 +19,13 @@ static bool holds(char *const *v, size_t n, const char *s)
 	return false;
 }
 
+static const char *program_name(const char *arg0)
+{
+	const char *slash = arg0 ? strrchr(arg0, '/') : NULL;
+
+	return slash ? slash + 1 : arg0 ? arg0 : "the program";
+}
+
 int fallback_apply(struct fallback *fb, const struct fbac_stack *st,
 		   char ***command)
 {
@@ -40,7 +47,10 @@ int fallback_apply(struct fallback *fb, const struct fbac_stack *st,
 			    holds(add, n_add, o) || n_add == sizeof(add) / sizeof(add[0]))
 				continue;
 			add[n_add++] = o;
-			fb->app = st->entries[i].policy->name;
+			/* Under --as, the program's own policy asked. */
+			fb->app = st->entries[i].kind == FBAC_LAYER_COMMAND_LINE ?
+					  program_name(cmd[0]) :
+					  st->entries[i].policy->name;
 		}
 	}
 	if (!n_add || !argc)

@@ -1027,6 +1027,11 @@ static void test_stack(void)
 		       "fbac: 1\napplication: s\nexecutables: [/usr/bin/s]\n"
 		       "functionalities: [Read_Data, Read_Other]\n",
 		       &d);
+	r |= load_text(lib, "library-f.yaml",
+		       "fbac: 1\napplication: f\nexecutables: [/usr/bin/f]\n"
+		       "sandbox_fallback: [--no-sandbox]\n"
+		       "functionalities: [Read_Data]\n",
+		       &d);
 	r |= load_layer(FBAC_LAYER_ADMIN, "admin",
 			APP_T("[Read_Data, Read_Other, Read_Home]"));
 	r |= load_layer(FBAC_LAYER_USER, "user",
@@ -1122,7 +1127,25 @@ static void test_stack(void)
 	e = fbac_stack_check_path(&s, FBAC_OP_FILE_READ, "/home/trusted/x", &v);
 	ok(e && e->layer == NULL,
 	   "the library and user policies are replaced by --as");
+	ok(s.n == 2 && s.entries[1].policy->res->n_sandbox_fallback == 0,
+	   "t's policies have no sandbox_fallback: --as has none");
 	fbac_stack_clear(&s);
+
+	/* The program's own sandbox fails inside fbac-run whatever it is
+	 * run as: --as carries its policy's sandbox_fallback. */
+	in.program = "f";
+	fbac_diag_clear(&d);
+	is_int(fbac_stack_build(&in, &s, &d), 0, "stack for f --as");
+	if (is_int(s.n, 1, "the command line alone (admin does not name f)")) {
+		const struct fbac_resolved *res = s.entries[0].policy->res;
+
+		ok(s.entries[0].kind == FBAC_LAYER_COMMAND_LINE &&
+			   res->n_sandbox_fallback == 1 &&
+			   !strcmp(res->sandbox_fallback[0], "--no-sandbox"),
+		   "--as takes f's sandbox_fallback");
+	}
+	fbac_stack_clear(&s);
+	in.program = "t";
 
 	in.program = NULL;
 	fbac_diag_clear(&d);
