@@ -527,6 +527,24 @@ with open(sys.argv[1], "w") as f:
 	[[ $output == *"tcp:127.0.0.1:1"* ]] || { show_run; fail "the new log is not read"; }
 }
 
+@test "denials past the printed lines, with no denial log to keep them, say so and how to keep them" {
+	# 70 distinct refused reads: 64 lines, then the rest are only counted.
+	local -a files
+	local script='for f; do read -r x <"$f"; done 2>/dev/null; true'
+	mapfile -t files < <(ls /usr/share/doc/*/copyright | head -n 70)
+	[[ ${#files[@]} -eq 70 ]] || fail "not 70 files to read in /usr/share/doc"
+	run --separate-stderr "$FBAC_RUN" --as Basic_Runtime --as Spawn_Shell sh -c "$script" sh "${files[@]}"
+	expect_status 0
+	[[ $stderr == *"more denials not shown (see 'fbac log')"* && $stderr != *"could not be opened"* ]] ||
+		{ show_run; fail "with a log"; }
+	# A state directory that cannot be made: nothing to list them.
+	: >"$HOME/not-a-dir"
+	XDG_STATE_HOME=$HOME/not-a-dir run --separate-stderr "$FBAC_RUN" --as Basic_Runtime --as Spawn_Shell sh -c "$script" sh "${files[@]}"
+	expect_status 0
+	[[ $stderr == *"more denials not shown"*"fbac: but the denial log could not be opened (Not a directory): run again with --log FILE to keep them"* ]] ||
+		{ show_run; fail "no word of the lost denials"; }
+}
+
 @test "a confined program can neither read nor write the denial log" {
 	run "$FBAC_RUN" curl -sS "http://127.0.0.1:1/"
 	run --separate-stderr "$FBAC_RUN" --as Basic_Runtime --as Spawn_Shell --as Read_Write_Directory \

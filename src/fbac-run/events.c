@@ -408,6 +408,12 @@ void events_summary(struct sup *s)
 		fprintf(stderr, "fbac: %lu denial%s while the program had the terminal full-screen, not shown: 'fbac log' lists %s\n",
 			e->deferred, e->deferred == 1 ? "" : "s",
 			e->deferred == 1 ? "it" : "them");
+	/* 'fbac log' has nothing to list: say so, and how to see them. */
+	if (s->verbosity >= 0 && !s->user_log && !s->log &&
+	    (e->suppressed || e->deferred))
+		fprintf(stderr,
+			"fbac: but the denial log could not be opened (%s): run again with --log FILE to keep them\n",
+			strerror(s->user_log_err ? -s->user_log_err : ENOENT));
 	if (e->user_log_dropped)
 		fprintf(stderr, "fbac: %lu denials not written to the denial log: this run reached its limit of %d bytes (FBAC_MAX_DENIAL_LOG)\n",
 			e->user_log_dropped, FBAC_MAX_DENIAL_LOG);

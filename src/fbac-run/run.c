@@ -203,6 +203,7 @@ static int run_prepare_sup(struct run_state *rs)
 	/* Every denial also goes to the user's own log, opened (and
 	 * rotated) while the supervisor may still reach it. */
 	r = denial_log_open(&rs->l.env, &s->user_log);
+	s->user_log_err = r < 0 ? r : 0;
 	if (r < 0 && r != -ENOENT && o->verbosity > 0) {
 		errno = -r;
 		log_error(r, "warning: no denial log: %m");

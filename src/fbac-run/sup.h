@@ -81,6 +81,9 @@ struct sup {
 	FILE *log;	 /* JSON lines, or NULL */
 	/* The per-user denial log (denial-log.h), or NULL. */
 	FILE *user_log;
+	/* Why it is NULL (-errno; -ENOENT: no state directory), for the
+	 * summary: denials not shown are then lost. */
+	int user_log_err;
 	/* The directory fbac-run was started in (canonical), or NULL: its
 	 * probes are logged without a line (events.c). */
 	const char *cwd;
