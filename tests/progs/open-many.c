@@ -33,6 +33,8 @@ static void wait_for(const char *file)
 
 int main(int argc, char **argv)
 {
+	/* A line at a time: a test waits for the lines before a --wait. */
+	setvbuf(stdout, NULL, _IOLBF, 0);
 	for (int i = 1; i < argc; i++) {
 		const char *path = argv[i];
 		struct stat st;
