@@ -353,3 +353,43 @@ replace_mid_run() {
 	[[ $stderr != *"fbac: denied"* ]] || fail "refused: $stderr"
 	[[ $(continued "$stderr") -ge 1 ]] || fail "no fast path: $stderr"
 }
+
+@test "fast path: names looked up in a known directory follow the directory when it is renamed or replaced by a symlink" {
+	# Asked about twice, a directory is opened and watched, and the names
+	# in it are looked up there with no walk (stat and read-only opens).
+	# Once pub is renamed and made again, and pub2 renamed and replaced by
+	# a symlink into the carved-out secret, the same names must give
+	# what a walk gives: the new pub/a, and pub2/c refused, with a line,
+	# as the secret it now is.
+	local go=$T/go
+	echo "$SECRET" >"$T/secret/c"
+	opens -- --stat "$T/pub/a" "$T/pub/a" "$T/pub2/c" "$T/pub2/c" \
+		--open "$T/pub/a" "$T/pub/a" "$T/pub2/c" --wait "$go" \
+		--stat "$T/pub/a" "$T/pub2/c" --open "$T/pub/a" "$T/pub2/c" \
+		>"$BATS_TEST_TMPDIR/out" 2>"$BATS_TEST_TMPDIR/err" &
+	local pid=$! i
+	for i in $(seq 1 200); do
+		[[ $(wc -l <"$BATS_TEST_TMPDIR/out") -ge 7 ]] && break
+		sleep 0.05
+	done
+	mv "$T/pub" "$T/pub.old" && mkdir "$T/pub" && echo "new a" >"$T/pub/a"
+	mv "$T/pub2" "$T/pub2.old" && ln -s secret "$T/pub2"
+	touch "$go"
+	wait "$pid" || fail "open-many failed: $(cat "$BATS_TEST_TMPDIR/err")"
+	local out err
+	out=$(cat "$BATS_TEST_TMPDIR/out")
+	err=$(cat "$BATS_TEST_TMPDIR/err")
+	[[ $(sed -n 1,7p <<<"$out") == "$(printf '%s\n' "$T/pub/a size 7" \
+		"$T/pub/a size 7" "$T/pub2/c size 15" "$T/pub2/c size 15" \
+		"$T/pub/a ok 7" "$T/pub/a ok 7" "$T/pub2/c ok 15")" ]] ||
+		fail "before: $out"
+	[[ $(sed -n '8,$p' <<<"$out") == "$(printf '%s\n' "$T/pub/a size 6" \
+		"$T/pub2/c EACCES" "$T/pub/a ok 6" "$T/pub2/c EACCES")" ]] ||
+		fail "after: $out"
+	[[ $out != *"$SECRET"* ]] || fail "the secret leaked"
+	grep -q "fbac: denied file_getattr '$T/secret/c'" <<<"$err" ||
+		fail "no line for the stat: $err"
+	grep -q "fbac: denied file_read '$T/secret/c'" <<<"$err" ||
+		fail "no line for the open: $err"
+	[[ $(continued "$err") -ge 4 ]] || fail "no fast path: $err"
+}

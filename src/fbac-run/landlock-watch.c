@@ -23,6 +23,7 @@
 #include <fcntl.h>
 #include <linux/openat2.h>
 #include <pthread.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
@@ -44,12 +45,23 @@ struct watched_dir {
 	char *path;
 };
 
+/* A directory the supervisor looks names up in without walking to it:
+ * its path, and (once asked about twice) its O_PATH descriptor, opened
+ * after every directory above it was watched. */
+#define KNOWN_DIRS 64
+
+struct known_dir {
+	char *path;
+	int fd; /* -1: seen once, not opened */
+};
+
 static struct {
 	pthread_mutex_t lock;
 	int state; /* 0: not begun, 1: watching, -1: the walk every time */
 	int ifd, mfd, efd;
 	struct watched_dir *dirs;
 	size_t n_dirs, cap_dirs;
+	struct known_dir known[KNOWN_DIRS];
 } w = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
 /* The rule's path names its object now: the walk as before, followed. */
@@ -80,9 +92,20 @@ static bool walk_names_plain(int root_fd, const struct landlock_grant *g)
 	return same;
 }
 
+static void known_drop(struct known_dir *k)
+{
+	if (k->fd >= 0)
+		close(k->fd);
+	free(k->path);
+	k->path = NULL;
+	k->fd = -1;
+}
+
 static void stop_watching(void)
 {
 	w.state = -1;
+	for (size_t i = 0; i < KNOWN_DIRS; i++)
+		known_drop(&w.known[i]);
 	for (size_t i = 0; i < w.n_dirs; i++)
 		free(w.dirs[i].path);
 	free(w.dirs);
@@ -103,6 +126,8 @@ static void begin(void)
 			   mnt = { .events = EPOLLPRI };
 
 	w.state = 1;
+	for (size_t i = 0; i < KNOWN_DIRS; i++)
+		w.known[i].fd = -1;
 	w.ifd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
 	w.mfd = open("/proc/self/mountinfo", O_RDONLY | O_CLOEXEC);
 	w.efd = epoll_create1(EPOLL_CLOEXEC);
@@ -119,6 +144,10 @@ static void begin(void)
 static void forget(const struct landlock_extra *extras, size_t n,
 		   const char *path)
 {
+	for (size_t i = 0; i < KNOWN_DIRS; i++)
+		if (w.known[i].path &&
+		    (!path || fbac_path_is_under(w.known[i].path, path)))
+			known_drop(&w.known[i]);
 	for (size_t i = 0; i < n; i++)
 		for (size_t k = 0; k < extras[i].narrow.n; k++) {
 			struct landlock_grant *g =
@@ -236,22 +265,56 @@ static int add_dir(const char *path, size_t len)
 	return 0;
 }
 
+/* Every directory above path[0..len) watched. */
+static bool watch_above(const char *path, size_t len)
+{
+	/* Up to "/": each parent without its slash, but "/" itself. */
+	while (len > 1) {
+		while (len > 1 && path[len - 1] != '/')
+			len--;
+		if (len > 1)
+			len--;
+		if (add_dir(path, len) < 0)
+			return false;
+	}
+	return true;
+}
+
 /* Every directory above g's path watched, then its path walked: named
  * from now until an event says otherwise. */
 static bool watch_and_walk(int root_fd, struct landlock_grant *g)
 {
-	size_t len = strlen(g->path);
+	return watch_above(g->path, strlen(g->path)) &&
+	       walk_names_plain(root_fd, g);
+}
 
-	/* Up to "/": each parent without its slash, but "/" itself. */
-	while (len > 1) {
-		while (len > 1 && g->path[len - 1] != '/')
-			len--;
-		if (len > 1)
-			len--;
-		if (add_dir(g->path, len) < 0)
-			return false;
+/* Set while this thread keeps the watch locked, the news taken, for the
+ * rest of one call (landlock_watch_stat() with hold). */
+static __thread bool holding;
+
+static void lock_watch(void)
+{
+	if (holding)
+		return;
+	pthread_mutex_lock(&w.lock);
+	if (w.state == 0)
+		begin();
+}
+
+static void unlock_watch(void)
+{
+	if (!holding)
+		pthread_mutex_unlock(&w.lock);
+}
+
+/* What was said since the last call taken into account (not again while
+ * holding: this call took it). */
+static void news(const struct landlock_extra *extras, size_t n)
+{
+	if (!holding && w.state > 0 && !take_news(extras, n)) {
+		forget(extras, n, NULL);
+		stop_watching();
 	}
-	return walk_names_plain(root_fd, g);
 }
 
 bool landlock_still_names(const struct landlock_extra *extras, size_t n,
@@ -260,15 +323,10 @@ bool landlock_still_names(const struct landlock_extra *extras, size_t n,
 	struct landlock_grant *g = (struct landlock_grant *)hit;
 	bool named;
 
-	pthread_mutex_lock(&w.lock);
-	if (w.state == 0)
-		begin();
-	if (w.state > 0 && !take_news(extras, n)) {
-		forget(extras, n, NULL);
-		stop_watching();
-	}
+	lock_watch();
+	news(extras, n);
 	if (w.state < 0) {
-		pthread_mutex_unlock(&w.lock);
+		unlock_watch();
 		return walk_names(root_fd, hit);
 	}
 	named = g->named;
@@ -280,6 +338,78 @@ bool landlock_still_names(const struct landlock_extra *extras, size_t n,
 		else
 			g->named = named;
 	}
-	pthread_mutex_unlock(&w.lock);
+	unlock_watch();
 	return named;
+}
+
+/* FNV-1a: which slot a directory takes. */
+static size_t known_slot(const char *dir, size_t len)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ (unsigned char)dir[i]) * 0x100000001b3ull;
+	return (size_t)(h % KNOWN_DIRS);
+}
+
+/* dir[0..len) opened, every directory above it watched first, and no
+ * symlink on the way: its descriptor, or -1. */
+static int known_open(int root_fd, const char *dir, size_t len)
+{
+	struct open_how how = {
+		.flags = O_PATH | O_DIRECTORY | O_CLOEXEC,
+		.resolve = RESOLVE_NO_SYMLINKS | RESOLVE_IN_ROOT,
+	};
+	char path[FBAC_MAX_PATH];
+
+	if (!watch_above(dir, len))
+		return -1;
+	memcpy(path, dir, len);
+	path[len] = 0;
+	return (int)syscall(SYS_openat2, root_fd, path, &how, sizeof(how));
+}
+
+bool landlock_watch_stat(const struct landlock_extra *extras, size_t n,
+			 int root_fd, const char *dir, size_t len,
+			 const char *leaf, bool hold, struct stat *st)
+{
+	struct known_dir *k;
+	bool found = false;
+
+	if (len == 0 || len >= FBAC_MAX_PATH || holding)
+		return false;
+	lock_watch();
+	if (w.state < 0)
+		goto out;
+	k = &w.known[known_slot(dir, len)];
+	if (!k->path || strncmp(k->path, dir, len) || k->path[len]) {
+		/* Seen once: not worth a watch yet (a walk visits most
+		 * directories once). */
+		known_drop(k);
+		k->path = strndup(dir, len);
+		goto out;
+	}
+	news(extras, n); /* which may drop k */
+	if (w.state < 0 || !k->path)
+		goto out;
+	if (k->fd < 0 && (k->fd = known_open(root_fd, dir, len)) < 0) {
+		k->fd = -1;
+		goto out;
+	}
+	found = fstatat(k->fd, leaf, st, AT_SYMLINK_NOFOLLOW) == 0;
+	if (found && hold) {
+		holding = true;
+		return true;
+	}
+out:
+	pthread_mutex_unlock(&w.lock);
+	return found;
+}
+
+void landlock_watch_release(void)
+{
+	if (holding) {
+		holding = false;
+		pthread_mutex_unlock(&w.lock);
+	}
 }

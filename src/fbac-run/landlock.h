@@ -120,6 +120,24 @@ bool landlock_still_names(const struct landlock_extra *extras, size_t n,
 			  int root_fd, const struct landlock_grant *hit);
 
 /*
+ * The stat of leaf (one component, not followed) in the directory
+ * dir[0..len) (canonical), looked up in that directory without walking to
+ * it, when it is known to still be there: opened by a walk without a
+ * symlink (the second time it is asked about), every directory above it
+ * watched since, as for landlock_still_names(), and no change seen.
+ * With hold, a true answer keeps the watch locked, as it was then, for
+ * the rest of the call: landlock_still_names() asks nothing new (the call
+ * took the news before its lookup) until landlock_watch_release().
+ * Return: true with *st; false when it does not apply or fails (walk).
+ */
+struct stat;
+bool landlock_watch_stat(const struct landlock_extra *extras, size_t n,
+			 int root_fd, const char *dir, size_t len,
+			 const char *leaf, bool hold, struct stat *st);
+/* The end of a hold of landlock_watch_stat() (nothing when none). */
+void landlock_watch_release(void);
+
+/*
  * Whether the kernel's rules of the program's domains let it run the
  * regular file at path (canonical; st its stat): in each entry that
  * handles EXECUTE, a plan rule or a rule listed at launch must name it or
