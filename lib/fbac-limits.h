@@ -91,6 +91,9 @@
  * kept: a longer one is decided again each time. */
 #define FBAC_VCACHE_SLOTS 512
 #define FBAC_VCACHE_PATH 192
+/* Directories held open (O_PATH) and watched, names looked up in them
+ * with no walk (src/fbac-run/landlock-watch.c). */
+#define FBAC_MAX_KNOWN_DIRS 64
 
 /* Denials: hints and the per-user log. */
 #define FBAC_MAX_HINT_TRIES 16      /* -D hints tried for one denial */

@@ -32,6 +32,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "fbac-limits.h"
 #include "landlock.h"
 #include "path.h"
 
@@ -48,7 +49,7 @@ struct watched_dir {
 /* A directory the supervisor looks names up in without walking to it:
  * its path, and (once asked about twice) its O_PATH descriptor, opened
  * after every directory above it was watched. */
-#define KNOWN_DIRS 64
+#define KNOWN_DIRS FBAC_MAX_KNOWN_DIRS
 
 struct known_dir {
 	char *path;
