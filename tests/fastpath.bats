@@ -393,3 +393,33 @@ replace_mid_run() {
 		fail "no line for the open: $err"
 	[[ $(continued "$err") -ge 4 ]] || fail "no fast path: $err"
 }
+
+@test "fast path: a directory on another file system is not held open: it can be unmounted while the program runs" {
+	[[ $(id -u) -eq 0 ]] || skip_or_fail "mounting a file system needs root"
+	need_commands unshare mount umount || return
+	export T RUN_FIX PROGS FBAC_RUN BATS_TEST_TMPDIR
+	run --separate-stderr unshare -m --propagation private bash -c '
+		go=$T/go
+		mount -t tmpfs fbac-test "$T/pub2" && echo "mounted c" >"$T/pub2/c" || exit 2
+		"$FBAC_RUN" -q -P "$RUN_FIX/lib" --as Test_System \
+			--as Test_Read_Except -D "Test_Read_Except.dir=$T" \
+			-D "Test_Read_Except.except=$T/secret" "$PROGS/open-many" \
+			--stat "$T/pub2/c" "$T/pub2/c" "$T/pub2/c" --wait "$go" \
+			"$T/pub2/c" >"$BATS_TEST_TMPDIR/out" &
+		pid=$!
+		for i in $(seq 1 200); do
+			[[ $(wc -l <"$BATS_TEST_TMPDIR/out") -ge 3 ]] && break
+			sleep 0.05
+		done
+		umount "$T/pub2" || echo "umount failed"
+		touch "$go"
+		wait "$pid"
+		status=$?
+		cat "$BATS_TEST_TMPDIR/out"
+		exit $status'
+	[[ $status -eq 0 ]] || fail "failed: $output $stderr"
+	[[ $output != *"umount failed"* ]] || fail "the supervisor kept it busy: $output"
+	[[ $(grep -c "^$T/pub2/c size 10$" <<<"$output") -eq 3 ]] ||
+		fail "the mounted file: $output"
+	grep -qx "$T/pub2/c size 15" <<<"$output" || fail "the file below: $output"
+}

@@ -53,7 +53,8 @@ struct watched_dir {
 
 struct known_dir {
 	char *path;
-	int fd; /* -1: seen once, not opened */
+	int fd; /* -1: seen once, not opened; -2: not held (another file
+		 * system) */
 };
 
 static struct {
@@ -353,8 +354,13 @@ static size_t known_slot(const char *dir, size_t len)
 	return (size_t)(h % KNOWN_DIRS);
 }
 
-/* dir[0..len) opened, every directory above it watched first, and no
- * symlink on the way: its descriptor, or -1. */
+/*
+ * dir[0..len) opened, every directory above it watched first, and no
+ * symlink on the way: its descriptor; else -2, not tried again until the
+ * slot is dropped (names there are walked as before): also when it is on
+ * another file system than the root, where a descriptor held would make
+ * unmounting it fail (EBUSY) while the program runs (a USB stick).
+ */
 static int known_open(int root_fd, const char *dir, size_t len)
 {
 	struct open_how how = {
@@ -362,12 +368,22 @@ static int known_open(int root_fd, const char *dir, size_t len)
 		.resolve = RESOLVE_NO_SYMLINKS | RESOLVE_IN_ROOT,
 	};
 	char path[FBAC_MAX_PATH];
+	struct stat st, root;
+	int fd;
 
 	if (!watch_above(dir, len))
-		return -1;
+		return -2;
 	memcpy(path, dir, len);
 	path[len] = 0;
-	return (int)syscall(SYS_openat2, root_fd, path, &how, sizeof(how));
+	fd = (int)syscall(SYS_openat2, root_fd, path, &how, sizeof(how));
+	if (fd < 0)
+		return -2;
+	if (fstat(fd, &st) < 0 || fstat(root_fd, &root) < 0 ||
+	    st.st_dev != root.st_dev) {
+		close(fd);
+		return -2;
+	}
+	return fd;
 }
 
 bool landlock_watch_stat(const struct landlock_extra *extras, size_t n,
@@ -393,10 +409,10 @@ bool landlock_watch_stat(const struct landlock_extra *extras, size_t n,
 	news(extras, n); /* which may drop k */
 	if (w.state < 0 || !k->path)
 		goto out;
-	if (k->fd < 0 && (k->fd = known_open(root_fd, dir, len)) < 0) {
-		k->fd = -1;
+	if (k->fd == -1)
+		k->fd = known_open(root_fd, dir, len);
+	if (k->fd < 0)
 		goto out;
-	}
 	found = fstatat(k->fd, leaf, st, AT_SYMLINK_NOFOLLOW) == 0;
 	if (found && hold) {
 		holding = true;
