@@ -87,6 +87,13 @@
 #define FBAC_MAX_INTERP_DEPTH 4	 /* nested #! interpreters: the kernel's */
 #define FBAC_MAX_DENIAL_LINES 64 /* printed per run; the rest are counted */
 #define FBAC_MAX_DENIALS_REMEMBERED 512 /* distinct denials, for dedup */
+/* Path verdicts remembered per run (lib/vcache.c), and the longest path
+ * kept: a longer one is decided again each time. */
+#define FBAC_VCACHE_SLOTS 512
+#define FBAC_VCACHE_PATH 192
+/* Directories held open (O_PATH) and watched, names looked up in them
+ * with no walk (src/fbac-run/landlock-watch.c). */
+#define FBAC_MAX_KNOWN_DIRS 64
 
 /* Denials: hints and the per-user log. */
 #define FBAC_MAX_HINT_TRIES 16      /* -D hints tried for one denial */

@@ -6,12 +6,22 @@
 #include <string.h>
 
 #include "path.h"
+#include "vcache.h"
 
 void fbac_stack_clear(struct fbac_stack *s)
 {
 	for (size_t i = 0; i < s->n; i++)
 		s->entries[i].policy = fbac_policy_free(s->entries[i].policy);
 	s->n = 0;
+	fbac_vcache_free(s->vcache);
+	s->vcache = NULL;
+}
+
+int fbac_stack_cache_verdicts(struct fbac_stack *s)
+{
+	if (!s->vcache)
+		s->vcache = fbac_vcache_new();
+	return s->vcache ? 0 : -ENOMEM;
 }
 
 static const struct fbac_application *
@@ -247,9 +257,9 @@ bool fbac_stack_uniform_below(const struct fbac_stack *s, const char *dir)
 	return true;
 }
 
-const struct fbac_stack_entry *fbac_stack_query(const struct fbac_stack *s,
-					       const struct fbac_query *q,
-					       struct fbac_verdict *v)
+static const struct fbac_stack_entry *query(const struct fbac_stack *s,
+					    const struct fbac_query *q,
+					    struct fbac_verdict *v)
 {
 	for (size_t i = 0; i < s->n; i++) {
 		if (fbac_policy_query(s->entries[i].policy, q, v) < 0 ||
@@ -257,6 +267,29 @@ const struct fbac_stack_entry *fbac_stack_query(const struct fbac_stack *s,
 			return &s->entries[i];
 	}
 	return NULL;
+}
+
+const struct fbac_stack_entry *fbac_stack_query(const struct fbac_stack *s,
+						const struct fbac_query *q,
+						struct fbac_verdict *v)
+{
+	const struct fbac_op_info *oi = fbac_op_info(q->op);
+	const struct fbac_stack_entry *e;
+	size_t len;
+	int i;
+
+	/* Remembered: the verdicts of absolute paths (not of abstract
+	 * sockets, "@name", nor of addresses). */
+	if (!s->vcache || !s->n || !oi || oi->kind != FBAC_KIND_PATH ||
+	    !q->path || q->path[0] != '/')
+		return query(s, q, v);
+	len = strlen(q->path);
+	if (fbac_vcache_get(s->vcache, q->op, q->path, len, &i, v))
+		return i < 0 ? NULL : &s->entries[i];
+	e = query(s, q, v);
+	fbac_vcache_put(s->vcache, q->op, q->path, len,
+			e ? (int)(e - s->entries) : -1, v);
+	return e;
 }
 
 const struct fbac_stack_entry *

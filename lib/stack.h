@@ -20,9 +20,14 @@ struct fbac_stack_entry {
 	const char *replaces;
 };
 
+struct fbac_vcache;
+
 struct fbac_stack {
 	struct fbac_stack_entry entries[FBAC_MAX_LAYERS + 1];
 	size_t n;
+	/* Path verdicts remembered, once the stack is final
+	 * (fbac_stack_cache_verdicts()), else NULL. */
+	struct fbac_vcache *vcache;
 };
 
 struct fbac_stack_input {
@@ -51,8 +56,16 @@ struct fbac_stack_input {
 	bool empty_grants;
 };
 
-/* Free the stack's compiled policies; the stack is empty after. */
+/* Free the stack's compiled policies and its verdict cache; the stack is
+ * empty after. */
 void fbac_stack_clear(struct fbac_stack *s);
+
+/*
+ * Remember the stack's answers to path queries from now on (lib/vcache.h):
+ * for a stack that no longer changes until fbac_stack_clear(), asked the
+ * same questions many times (a supervisor). Return: 0 or -ENOMEM.
+ */
+int fbac_stack_cache_verdicts(struct fbac_stack *s);
 
 /*
  * The application policy of each layer that is in force for program (a

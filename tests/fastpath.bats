@@ -284,3 +284,142 @@ denial_lines() {
 	[[ $(continued "$fast_err") -eq $(continued "$stderr") ]] ||
 		fail "continued: $fast_err; without a path: $stderr"
 }
+
+# replace_mid_run SETUP...: run open-many on $T/pub/a and $T/pub2/c (both
+# continue in the kernel: their rules' paths are walked once, then
+# watched), then SETUP (a shell command: it changes what those paths
+# name), then the same paths again; sets fast and fast_err, and checks
+# that the opens before the change continued.
+replace_mid_run() {
+	local go=$T/go
+	opens -- "$T/pub/a" "$T/pub2/c" --wait "$go" "$T/pub/a" "$T/pub2/c" \
+		"$T/pub2" >"$BATS_TEST_TMPDIR/fast" 2>"$BATS_TEST_TMPDIR/fast.err" &
+	local pid=$!
+	local i
+	for i in $(seq 1 200); do
+		[[ $(wc -l <"$BATS_TEST_TMPDIR/fast") -ge 2 ]] && break
+		sleep 0.05
+	done
+	eval "$1"
+	touch "$go"
+	wait "$pid" || fail "open-many failed: $(cat "$BATS_TEST_TMPDIR/fast.err")"
+	fast=$(cat "$BATS_TEST_TMPDIR/fast")
+	fast_err=$(cat "$BATS_TEST_TMPDIR/fast.err")
+	[[ $(continued "$fast_err") -ge 2 ]] || fail "no fast path: $fast_err"
+}
+
+@test "fast path: a rule's directory renamed away after its reads continued: the next reads are not refused" {
+	# The first opens continue, and the rules' paths are watched from
+	# then on; once pub and pub2 are renamed and made again, the kernel
+	# rules (made on the old directories) no longer reach what the paths
+	# name: the supervisor must see it and open them itself, not let the
+	# kernel refuse them without a word.
+	replace_mid_run 'mv "$T/pub" "$T/pub.old" && mkdir "$T/pub" &&
+		echo "new a" >"$T/pub/a" && mv "$T/pub2" "$T/pub2.old" &&
+		mkdir "$T/pub2" && echo "new c2" >"$T/pub2/c"'
+	[[ $(grep -c "^$T/pub/a ok" <<<"$fast") -eq 2 ]] || fail "pub/a: $fast"
+	grep -qx "$T/pub/a ok 6" <<<"$fast" || fail "new pub/a: $fast"
+	grep -qx "$T/pub2/c ok 7" <<<"$fast" || fail "new pub2/c: $fast"
+	grep -qx "$T/pub2 dir 3" <<<"$fast" || fail "new pub2: $fast"
+	[[ $fast_err != *"fbac: denied"* ]] || fail "refused: $fast_err"
+}
+
+@test "fast path: a file system mounted over a rule's directory after its reads continued: the next reads are not refused" {
+	[[ $(id -u) -eq 0 ]] || skip_or_fail "mounting a file system needs root"
+	need_commands unshare mount || return
+	# In a mount namespace of the test's own, shared by fbac-run: the
+	# mount table's change is what the supervisor must see.
+	export T RUN_FIX PROGS FBAC_RUN BATS_TEST_TMPDIR
+	run --separate-stderr unshare -m --propagation private bash -c '
+		go=$T/go
+		"$FBAC_RUN" -q -v -P "$RUN_FIX/lib" --as Test_System \
+			--as Test_Read_Except -D "Test_Read_Except.dir=$T" \
+			-D "Test_Read_Except.except=$T/secret" "$PROGS/open-many" \
+			"$T/pub2/c" --wait "$go" "$T/pub2/c" >"$BATS_TEST_TMPDIR/out" &
+		pid=$!
+		for i in $(seq 1 200); do
+			[[ -s $BATS_TEST_TMPDIR/out ]] && break
+			sleep 0.05
+		done
+		mount -t tmpfs fbac-test "$T/pub2" && echo "mounted c" >"$T/pub2/c"
+		touch "$go"
+		wait "$pid"
+		status=$?
+		cat "$BATS_TEST_TMPDIR/out"
+		exit $status'
+	[[ $status -eq 0 ]] || fail "failed: $output $stderr"
+	grep -qx "$T/pub2/c ok 15" <<<"$output" || fail "the first: $output"
+	grep -qx "$T/pub2/c ok 10" <<<"$output" || fail "the mounted one: $output"
+	[[ $stderr != *"fbac: denied"* ]] || fail "refused: $stderr"
+	[[ $(continued "$stderr") -ge 1 ]] || fail "no fast path: $stderr"
+}
+
+@test "fast path: names looked up in a known directory follow the directory when it is renamed or replaced by a symlink" {
+	# Asked about twice, a directory is opened and watched, and the names
+	# in it are looked up there with no walk (stat and read-only opens).
+	# Once pub is renamed and made again, and pub2 renamed and replaced by
+	# a symlink into the carved-out secret, the same names must give
+	# what a walk gives: the new pub/a, and pub2/c refused, with a line,
+	# as the secret it now is.
+	local go=$T/go
+	echo "$SECRET" >"$T/secret/c"
+	opens -- --stat "$T/pub/a" "$T/pub/a" "$T/pub2/c" "$T/pub2/c" \
+		--open "$T/pub/a" "$T/pub/a" "$T/pub2/c" --wait "$go" \
+		--stat "$T/pub/a" "$T/pub2/c" --open "$T/pub/a" "$T/pub2/c" \
+		>"$BATS_TEST_TMPDIR/out" 2>"$BATS_TEST_TMPDIR/err" &
+	local pid=$! i
+	for i in $(seq 1 200); do
+		[[ $(wc -l <"$BATS_TEST_TMPDIR/out") -ge 7 ]] && break
+		sleep 0.05
+	done
+	mv "$T/pub" "$T/pub.old" && mkdir "$T/pub" && echo "new a" >"$T/pub/a"
+	mv "$T/pub2" "$T/pub2.old" && ln -s secret "$T/pub2"
+	touch "$go"
+	wait "$pid" || fail "open-many failed: $(cat "$BATS_TEST_TMPDIR/err")"
+	local out err
+	out=$(cat "$BATS_TEST_TMPDIR/out")
+	err=$(cat "$BATS_TEST_TMPDIR/err")
+	[[ $(sed -n 1,7p <<<"$out") == "$(printf '%s\n' "$T/pub/a size 7" \
+		"$T/pub/a size 7" "$T/pub2/c size 15" "$T/pub2/c size 15" \
+		"$T/pub/a ok 7" "$T/pub/a ok 7" "$T/pub2/c ok 15")" ]] ||
+		fail "before: $out"
+	[[ $(sed -n '8,$p' <<<"$out") == "$(printf '%s\n' "$T/pub/a size 6" \
+		"$T/pub2/c EACCES" "$T/pub/a ok 6" "$T/pub2/c EACCES")" ]] ||
+		fail "after: $out"
+	[[ $out != *"$SECRET"* ]] || fail "the secret leaked"
+	grep -q "fbac: denied file_getattr '$T/secret/c'" <<<"$err" ||
+		fail "no line for the stat: $err"
+	grep -q "fbac: denied file_read '$T/secret/c'" <<<"$err" ||
+		fail "no line for the open: $err"
+	[[ $(continued "$err") -ge 4 ]] || fail "no fast path: $err"
+}
+
+@test "fast path: a directory on another file system is not held open: it can be unmounted while the program runs" {
+	[[ $(id -u) -eq 0 ]] || skip_or_fail "mounting a file system needs root"
+	need_commands unshare mount umount || return
+	export T RUN_FIX PROGS FBAC_RUN BATS_TEST_TMPDIR
+	run --separate-stderr unshare -m --propagation private bash -c '
+		go=$T/go
+		mount -t tmpfs fbac-test "$T/pub2" && echo "mounted c" >"$T/pub2/c" || exit 2
+		"$FBAC_RUN" -q -P "$RUN_FIX/lib" --as Test_System \
+			--as Test_Read_Except -D "Test_Read_Except.dir=$T" \
+			-D "Test_Read_Except.except=$T/secret" "$PROGS/open-many" \
+			--stat "$T/pub2/c" "$T/pub2/c" "$T/pub2/c" --wait "$go" \
+			"$T/pub2/c" >"$BATS_TEST_TMPDIR/out" &
+		pid=$!
+		for i in $(seq 1 200); do
+			[[ $(wc -l <"$BATS_TEST_TMPDIR/out") -ge 3 ]] && break
+			sleep 0.05
+		done
+		umount "$T/pub2" || echo "umount failed"
+		touch "$go"
+		wait "$pid"
+		status=$?
+		cat "$BATS_TEST_TMPDIR/out"
+		exit $status'
+	[[ $status -eq 0 ]] || fail "failed: $output $stderr"
+	[[ $output != *"umount failed"* ]] || fail "the supervisor kept it busy: $output"
+	[[ $(grep -c "^$T/pub2/c size 10$" <<<"$output") -eq 3 ]] ||
+		fail "the mounted file: $output"
+	grep -qx "$T/pub2/c size 15" <<<"$output" || fail "the file below: $output"
+}

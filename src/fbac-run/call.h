@@ -150,6 +150,21 @@ int call_resolve_arg(struct call *c, int dirfd, uint64_t addr, unsigned flags,
 /* The same for a path already copied (unix socket addresses). */
 int call_resolve_path(struct call *c, int dirfd, const char *path,
 		      unsigned flags, struct resolved *out);
+/*
+ * path (as copied), when absolute, normal, not under /proc or /dev and no
+ * process changed its root, resolved without a walk: its last component
+ * looked up in its directory, known to still be where the path says
+ * (landlock_watch_stat()). out as call_resolve_path fills it, but with no
+ * descriptor (fd -1) and nothing pinned: for a regular file or a
+ * directory, or a final symlink when follow is false. With hold, a 0
+ * return keeps the watch as it was for the rest of the call (its fast
+ * path asks nothing new) until call_resolve_release(). Return: 0, or 1
+ * when it does not apply (resolve the general way).
+ */
+int call_resolve_known(struct call *c, const char *path, bool follow, bool hold,
+		       struct resolved *out);
+/* The end of call_resolve_known()'s hold. */
+void call_resolve_release(void);
 
 /* ---- deciding ---- */
 

@@ -258,16 +258,8 @@ const struct landlock_grant *landlock_grant_at(const struct landlock_grants *g,
 	return grant_at(g, path, strlen(path));
 }
 
-static bool still_names(int root_fd, const struct landlock_grant *g)
-{
-	struct stat st;
-	const char *rel = g->path[1] ? g->path + 1 : ".";
-
-	return fstatat(root_fd, rel, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
-	       st.st_dev == g->dev && st.st_ino == g->ino;
-}
-
-static bool layer_allows(const struct landlock_grants *g, int root_fd,
+static bool layer_allows(const struct landlock_extra *extras, size_t n,
+			 const struct landlock_grants *g, int root_fd,
 			 uint64_t right, const char *path)
 {
 	size_t len = strlen(path);
@@ -278,7 +270,7 @@ static bool layer_allows(const struct landlock_grants *g, int root_fd,
 
 		if (hit && (hit->access & right) &&
 		    (hit->dir || path[len] == 0))
-			return still_names(root_fd, hit);
+			return landlock_still_names(extras, n, root_fd, hit);
 		if ((len = landlock_parent_len(path, len)) == 0)
 			return false;
 	}
@@ -291,7 +283,8 @@ bool landlock_narrow_allows(const struct landlock_extra *extras, size_t n,
 		return false;
 	for (size_t i = 0; i < n; i++)
 		if (!extras[i].narrowed ||
-		    !layer_allows(&extras[i].narrow, root_fd, right, path))
+		    !layer_allows(extras, n, &extras[i].narrow, root_fd, right,
+				  path))
 			return false;
 	return n > 0;
 }

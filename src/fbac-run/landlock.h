@@ -35,6 +35,9 @@ struct landlock_grant {
 	 * opened again then, and compared): a second open of every path
 	 * cost ~4 us each at start-up. */
 	int fd;
+	/* A narrow rule's path found to name the object, and watched since
+	 * (landlock-watch.c): it still does. */
+	bool named;
 };
 
 struct landlock_grants {
@@ -102,10 +105,37 @@ void landlock_extra_free(struct landlock_extra *extras, size_t n);
  * Whether the program's own domains let it open path (canonical) for
  * reading: right is FBAC_LL_FS_READ_FILE or FBAC_LL_FS_READ_DIR. Each
  * layer's deciding rule is checked to still name the object it named at
- * launch (one fstatat from root_fd), so a true answer is the kernel's.
+ * launch (landlock_still_names()), so a true answer is the kernel's.
  */
 bool landlock_narrow_allows(const struct landlock_extra *extras, size_t n,
 			    int root_fd, uint64_t right, const char *path);
+
+/*
+ * Whether hit, a narrow rule of one of extras (n of them), still names the
+ * object it named at launch, walked from root_fd: its path walked once,
+ * then the directories above it watched until they change, and the mount
+ * table (landlock-watch.c); the walk each time where they cannot be.
+ */
+bool landlock_still_names(const struct landlock_extra *extras, size_t n,
+			  int root_fd, const struct landlock_grant *hit);
+
+/*
+ * The stat of leaf (one component, not followed) in the directory
+ * dir[0..len) (canonical), looked up in that directory without walking to
+ * it, when it is known to still be there: opened by a walk without a
+ * symlink (the second time it is asked about), every directory above it
+ * watched since, as for landlock_still_names(), and no change seen.
+ * With hold, a true answer keeps the watch locked, as it was then, for
+ * the rest of the call: landlock_still_names() asks nothing new (the call
+ * took the news before its lookup) until landlock_watch_release().
+ * Return: true with *st; false when it does not apply or fails (walk).
+ */
+struct stat;
+bool landlock_watch_stat(const struct landlock_extra *extras, size_t n,
+			 int root_fd, const char *dir, size_t len,
+			 const char *leaf, bool hold, struct stat *st);
+/* The end of a hold of landlock_watch_stat() (nothing when none). */
+void landlock_watch_release(void);
 
 /*
  * Whether the kernel's rules of the program's domains let it run the

@@ -328,6 +328,10 @@ static int run_launch(struct run_state *rs)
 		return -1;
 	rs->s.launch_pid = la->pid;
 	rs->s.tstp_ignored = la->saved_ignored & (1ULL << (SIGTSTP - 1));
+	/* The stack is final: its path verdicts are remembered, as a program
+	 * asks about the same paths again and again. Without memory for
+	 * them, each is decided every time (the same answers). */
+	(void)fbac_stack_cache_verdicts(&rs->st);
 	if (supervise_begin(&rs->s, &rs->sv) < 0)
 		return -1;
 	r = launch_take(la);

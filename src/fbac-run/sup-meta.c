@@ -26,8 +26,9 @@
 
 /* ---- metadata ---- */
 
-static int resolve_get(struct call *c, int dirfd, uint64_t path, int atflags,
-		       struct resolved *r)
+/* name: the path already copied from path, or NULL. */
+static int resolve_get_name(struct call *c, int dirfd, uint64_t path,
+			    const char *name, int atflags, struct resolved *r)
 {
 	unsigned rf = RES_HELD_NO_PATH;
 	int err;
@@ -37,7 +38,9 @@ static int resolve_get(struct call *c, int dirfd, uint64_t path, int atflags,
 		rf |= RES_FOLLOW;
 	if (atflags & AT_EMPTY_PATH)
 		rf |= RES_EMPTY_OK;
-	err = call_resolve_arg(c, dirfd, path, rf, r);
+	r->fd = r->parent_fd = -1;
+	err = name ? call_resolve_path(c, dirfd, name, rf, r) :
+		     call_resolve_arg(c, dirfd, path, rf, r);
 	if (err < 0)
 		return err;
 	/* fstat() of its own descriptor reveals nothing new to the program. */
@@ -50,12 +53,54 @@ static int resolve_get(struct call *c, int dirfd, uint64_t path, int atflags,
 	return 0;
 }
 
+static int resolve_get(struct call *c, int dirfd, uint64_t path, int atflags,
+		       struct resolved *r)
+{
+	return resolve_get_name(c, dirfd, path, NULL, atflags, r);
+}
+
+/*
+ * The stat of an absolute name found in a directory known to be where the
+ * name says (call_resolve_known): no walk, no descriptor. Return: true
+ * when answered.
+ */
+static bool stat_known(struct call *c, const char *name, uint64_t buf,
+		       int atflags)
+{
+	bool follow = !(atflags & AT_SYMLINK_NOFOLLOW);
+	struct resolved r;
+	int err = 0;
+
+	if (call_resolve_known(c, name, follow, false, &r) != 0)
+		return false;
+	__atomic_fetch_add(&c->s->metadata, 1, __ATOMIC_RELAXED);
+	if (!call_decide_getattr(c, r.path))
+		err = -EACCES;
+	else if (target_write(c->tid, buf, &r.st, sizeof(r.st)) < 0)
+		err = -EFAULT;
+	call_respond(c, 0, err);
+	return true;
+}
+
 static void do_stat(struct call *c, int dirfd, uint64_t path, uint64_t buf,
 		    int atflags)
 {
+	char name[FBAC_MAX_PATH];
 	struct resolved r;
-	int err = resolve_get(c, dirfd, path, atflags, &r);
+	int err;
 
+	/* Copied once, for both ways. */
+	if (path) {
+		err = target_read_string(c->tid, path, name, sizeof(name));
+		if (err < 0) {
+			__atomic_fetch_add(&c->s->metadata, 1, __ATOMIC_RELAXED);
+			call_fail(c, err);
+			return;
+		}
+		if (name[0] == '/' && stat_known(c, name, buf, atflags))
+			return;
+	}
+	err = resolve_get_name(c, dirfd, path, path ? name : NULL, atflags, &r);
 	if (err < 0) {
 		call_fail(c, err);
 		return;

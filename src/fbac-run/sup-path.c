@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "call-parts.h"
+#include "landlock.h"
 #include "path.h"
 #include "sup-own.h"
 #include "sup-path.h"
@@ -57,6 +58,9 @@ static int rewrite_self(struct call *c, const char *in, char *out, size_t size)
 	};
 	int n = -1;
 
+	/* Every name above begins "/p" or "/d": most paths go at once. */
+	if (in[0] != '/' || (in[1] != 'p' && in[1] != 'd'))
+		return copy_path(out, size, in);
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
 		size_t l = strlen(names[i]);
 		const char *rest = in + l;
@@ -500,6 +504,44 @@ int call_resolve_path(struct call *c, int dirfd, const char *arg,
 			       -EXDEV :
 			       resolve_ours(c, dirfd, arg, flags, out);
 	return r;
+}
+
+int call_resolve_known(struct call *c, const char *path, bool follow, bool hold,
+		       struct resolved *out)
+{
+	const char *slash = strrchr(path, '/');
+	size_t len;
+
+	/* What call_resolve_path would name otherwise: another root, the
+	 * names of /proc and /dev that depend on who asks, the terminal. */
+	if (path[0] != '/' || !slash || !slash[1] ||
+	    __atomic_load_n(&c->s->roots_vary, __ATOMIC_ACQUIRE) ||
+	    fbac_path_is_under(path, "/proc") ||
+	    fbac_path_is_under(path, "/dev") || !fbac_path_is_normal(path) ||
+	    strlen(path) >= sizeof(out->path))
+		return 1;
+	len = slash == path ? 1 : (size_t)(slash - path);
+	if (!landlock_watch_stat(c->s->extras, c->s->n_extras, c->s->root_fd,
+				 path, len, slash + 1, hold, &out->st))
+		return 1;
+	/* A regular file or a directory (a character device may be the
+	 * caller's terminal; a symlink followed goes elsewhere). */
+	if (!S_ISREG(out->st.st_mode) && !S_ISDIR(out->st.st_mode) &&
+	    !(S_ISLNK(out->st.st_mode) && !follow)) {
+		landlock_watch_release();
+		return 1;
+	}
+	out->fd = out->parent_fd = -1;
+	out->leaf[0] = out->link[0] = 0;
+	out->held = false;
+	out->is_dir = S_ISDIR(out->st.st_mode);
+	memcpy(out->path, path, strlen(path) + 1);
+	return 0;
+}
+
+void call_resolve_release(void)
+{
+	landlock_watch_release();
 }
 
 int call_resolve_arg(struct call *c, int dirfd, uint64_t addr, unsigned flags,

@@ -4,12 +4,15 @@
  * line per PATH: "PATH ok BYTES" (bytes read), "PATH dir ENTRIES" (a
  * directory, entries listed), or "PATH ENAME". --wait FILE pauses, before
  * the paths after it, until FILE exists (the test changes the tree then).
+ * --stat: the paths after it are stat(2)ed instead, "PATH size BYTES" or
+ * "PATH ENAME"; --open: opened again.
  * For tests/fastpath.bats, which compares these lines between the kernel
  * fast path and the supervisor alone.
  */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -33,6 +36,10 @@ static void wait_for(const char *file)
 
 int main(int argc, char **argv)
 {
+	/* A line at a time: a test waits for the lines before a --wait. */
+	bool stat_only = false;
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
 	for (int i = 1; i < argc; i++) {
 		const char *path = argv[i];
 		struct stat st;
@@ -43,6 +50,18 @@ int main(int argc, char **argv)
 
 		if (!strcmp(path, "--wait") && i + 1 < argc) {
 			wait_for(argv[++i]);
+			continue;
+		}
+		if (!strcmp(path, "--stat") || !strcmp(path, "--open")) {
+			stat_only = path[2] == 's';
+			continue;
+		}
+		if (stat_only) {
+			if (stat(path, &st) < 0)
+				printf("%s %s\n", path, ename(errno));
+			else
+				printf("%s size %lld\n", path,
+				       (long long)st.st_size);
 			continue;
 		}
 		fd = open(path, O_RDONLY | O_CLOEXEC);

@@ -1006,6 +1006,68 @@ static int load_layer(enum fbac_layer_kind kind, const char *name,
  * ceiling, the user's own replaces the library's (and may grant more), a
  * -P layer narrows.
  */
+/*
+ * The verdict cache (lib/vcache.c) gives the answers the stack gives:
+ * the same deciding entry and the same verdict, for allowed and denied
+ * paths, for more paths than it has slots (each replacing another), for
+ * a path too long to keep, and asked twice. Cleared with the stack.
+ */
+static bool same_verdict(const struct fbac_verdict *a,
+			 const struct fbac_verdict *b)
+{
+	return a->allowed == b->allowed && a->origin == b->origin &&
+	       a->rule == b->rule && a->deny_rule == b->deny_rule &&
+	       a->protected == b->protected && a->cut_origin == b->cut_origin &&
+	       a->cut_rule == b->cut_rule;
+}
+
+static void check_vcache(struct fbac_stack *s)
+{
+	static const char *const fixed[] = {
+		"/data/x",	   "/other/x",	  "/more/x", "/home/u/x",
+		"/home/trusted/x", "/etc/passwd", "/"
+	};
+	static const enum fbac_op ops[] = { FBAC_OP_FILE_READ,
+					    FBAC_OP_FILE_WRITE,
+					    FBAC_OP_FILE_GETATTR };
+	enum { N_MANY = FBAC_VCACHE_SLOTS * 2 };
+	const struct fbac_stack_entry *e0[N_MANY], *e;
+	struct fbac_verdict v0[N_MANY], v;
+	char path[N_MANY][64], long_path[FBAC_VCACHE_PATH + 16];
+	size_t n = 0, bad = 0;
+
+	memset(long_path, 'a', sizeof(long_path) - 1);
+	long_path[0] = '/';
+	long_path[sizeof(long_path) - 1] = 0;
+	for (size_t i = 0; i < N_MANY; i++) {
+		if (i < ARRAY_SIZE(fixed))
+			snprintf(path[i], sizeof(path[i]), "%s", fixed[i]);
+		else
+			snprintf(path[i], sizeof(path[i]), "/%s/f%zu",
+				 i % 3 ? "data" : "other", i);
+	}
+	for (size_t i = 0; i < N_MANY; i++, n++)
+		e0[i] = fbac_stack_check_path(s, ops[i % 3], path[i], &v0[i]);
+	is_int(fbac_stack_cache_verdicts(s), 0, "verdicts remembered");
+	for (int round = 0; round < 2; round++)
+		for (size_t i = 0; i < n; i++) {
+			memset(&v, 0x5a, sizeof(v));
+			e = fbac_stack_check_path(s, ops[i % 3], path[i], &v);
+			bad += e != e0[i] || !same_verdict(&v, &v0[i]);
+		}
+	is_int((long)bad, 0, "cached answers are the stack's, twice over");
+	for (int round = 0; round < 2; round++) {
+		e = fbac_stack_check_path(s, FBAC_OP_FILE_READ, long_path, &v);
+		ok(e && !v.allowed, "a path too long to keep is decided (%d)",
+		   round);
+	}
+	e = fbac_stack_check_path(s, FBAC_OP_FILE_READ, "/data/x", &v);
+	ok(!e && v.allowed, "an allowed path, cached");
+	e = fbac_stack_check_path(s, FBAC_OP_FILE_WRITE, "/data/x", &v);
+	ok(e == &s->entries[0] && !v.allowed,
+	   "the same path for another operation is its own question");
+}
+
 static void test_stack(void)
 {
 	struct fbac_stack s = { .n = 0 };
@@ -1084,8 +1146,10 @@ static void test_stack(void)
 	   "and the other layers' ~/** is not the trusted home");
 	e = fbac_stack_check_path(&s, FBAC_OP_FILE_READ, "/etc/passwd", &v);
 	ok(e == &s.entries[0] && !v.allowed, "denied by all: the first says so");
+	check_vcache(&s);
 	fbac_stack_clear(&s);
 	is_int(s.n, 0, "stack cleared");
+	ok(!s.vcache, "and its verdict cache");
 
 	/* No user policy: the library's, narrowed by a -P layer. */
 	in.program = "s";
