@@ -87,6 +87,16 @@
 #define FBAC_MAX_INTERP_DEPTH 4	 /* nested #! interpreters: the kernel's */
 #define FBAC_MAX_DENIAL_LINES 64 /* printed per run; the rest are counted */
 #define FBAC_MAX_DENIALS_REMEMBERED 512 /* distinct denials, for dedup */
+/* Nested runs registered with one supervisor at once (a bit each in a
+ * 32-bit mask); past it a nested run falls back to its own layers. */
+#define FBAC_MAX_NESTED 32
+/* Bytes of the stack a nested run hands over (a sealed memfd): a stack
+ * as the stack cache holds it, which is far smaller than this. */
+#define FBAC_MAX_NEST_STACK (16 * 1024 * 1024)
+/* Processes whose nested runs are remembered, and the parent chain walked
+ * to find them: past the depth, a process is under every registration. */
+#define FBAC_MAX_NEST_CACHE 512
+#define FBAC_MAX_NEST_DEPTH 64
 
 /* Denials: hints and the per-user log. */
 #define FBAC_MAX_HINT_TRIES 16      /* -D hints tried for one denial */

@@ -123,7 +123,16 @@ struct sup {
 	 * here (filter.c), and file_getattr is granted on every path
 	 * (call_decide_getattr), extended attributes and inotify excepted. */
 	bool metadata_visible;
+	/* Nested runs registered (call-nest.c), live or orphaned: while
+	 * none is, no decision looks for them. Atomic. */
+	unsigned long nested_runs;
+	struct sup_nests *nests; /* nests_init()'s */
 };
+
+/* The nested runs' registry (call-nest.c), made before the program
+ * starts and freed after the receivers ended. Return: 0 or -ENOMEM. */
+int nests_init(struct sup *s);
+void nests_free(struct sup *s);
 
 /* The signals the supervisor takes through a signalfd (forwarding all
  * but SIGCHLD to the program); block them before starting it. */

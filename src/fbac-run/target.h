@@ -53,7 +53,13 @@ mode_t target_umask(pid_t tid);
 struct target_stat {
 	pid_t ppid, session;
 	unsigned long tty_nr; /* the controlling terminal, 0 for none */
+	unsigned long flags;  /* PF_* (FBAC_PF_EXITING) */
+	unsigned long long start; /* its start time: with pid, an identity */
 };
+/* Return: 0, -errno (the process is gone), or -EIO (unreadable). */
 int target_proc_stat(pid_t pid, struct target_stat *out);
+/* The number of seccomp filters pid runs under (/proc/PID/status), or
+ * -errno (-ENOENT on a kernel that does not tell). */
+int target_seccomp_filters(pid_t pid);
 
 #endif

@@ -1,0 +1,137 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Handler: a nested fbac-run's registration (nest-abi.h). A fbac-run
+ * started under this one cannot have a supervisor of its own; it hands
+ * its stack over instead, in a sealed memfd, so that what we do for its
+ * processes (the opens we make, creations, connects) and what we let
+ * continue is decided by its policy too (call-nest.c).
+ *
+ * The memfd must carry all four seals (no write, no shrink, no grow, no
+ * more seals), so that what we decode is what we keep; its size is
+ * bounded; the stack is decoded strictly (lib/scache.c, fuzzed). Any
+ * process may register: a registration only ever narrows what its own
+ * descendants may do.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "call.h"
+#include "nest-abi.h"
+#include "scache.h"
+#include "sup-handlers.h"
+#include "target.h"
+
+#define SEALS_WANTED (F_SEAL_WRITE | F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL)
+
+/* The stack in fd (ours), read whole. Return: 0, -EPERM (not sealed, or
+ * not a memfd), -EFBIG (beyond FBAC_MAX_NEST_STACK), -EBADMSG, -ENOMEM. */
+static int read_stack(int fd, struct fbac_stack *st)
+{
+	struct fbac_diag d = { 0 };
+	struct stat sb;
+	char *buf;
+	size_t off = 0;
+	int seals = fcntl(fd, F_GET_SEALS), r;
+
+	if (seals < 0 || (seals & SEALS_WANTED) != SEALS_WANTED)
+		return -EPERM;
+	if (fstat(fd, &sb) < 0 || !S_ISREG(sb.st_mode) || sb.st_size <= 0)
+		return -EBADMSG;
+	if (sb.st_size > FBAC_MAX_NEST_STACK)
+		return -EFBIG;
+	if (!(buf = malloc((size_t)sb.st_size)))
+		return -ENOMEM;
+	while (off < (size_t)sb.st_size) {
+		ssize_t n = pread(fd, buf + off, (size_t)sb.st_size - off,
+				  (off_t)off);
+
+		if (n <= 0)
+			break;
+		off += (size_t)n;
+	}
+	r = off == (size_t)sb.st_size ?
+		    fbac_scache_decode(FBAC_NEST_KEY, strlen(FBAC_NEST_KEY),
+				       buf, off, FBAC_COMPILE_NO_GAPS, st, &d) :
+		    -EBADMSG;
+	free(buf);
+	/* A stack written under another key or format is no stack of ours. */
+	return r == -ESTALE || r == -EINVAL ? -EBADMSG : r;
+}
+
+/* What the stack's entries are, for the event: "less (library)". */
+static void describe(const struct fbac_stack *st, char *buf, size_t size)
+{
+	size_t o = 0;
+
+	buf[0] = 0;
+	for (size_t i = 0; i < st->n && o < size; i++) {
+		int k = snprintf(buf + o, size - o, "%s%s", i ? ", " : "",
+				 st->entries[i].policy->name);
+
+		if (k < 0)
+			break;
+		o += (size_t)k;
+	}
+}
+
+static void do_register(struct call *c)
+{
+	struct fbac_stack st = { 0 };
+	char what[512], text[768];
+	int fd, r;
+
+	fd = target_getfd(c->tid, (int)ARG(c, 0));
+	if (fd < 0) {
+		call_fail(c, fd);
+		return;
+	}
+	r = read_stack(fd, &st);
+	close(fd);
+	describe(&st, what, sizeof(what));
+	if (r == 0)
+		r = call_nest_register(c, &st);
+	fbac_stack_clear(&st);
+	if (r == 0) {
+		snprintf(text, sizeof(text),
+			 "its processes are decided by its policy (%s) too",
+			 what);
+		call_tell(c, "nested run", what, text, c->s->verbosity > 0);
+	} else {
+		snprintf(text, sizeof(text),
+			 "not registered: %s%s; it adds its landlock layers only",
+			 r == -EUSERS ?
+				 "too many nested runs (FBAC_MAX_NESTED)" :
+			 r == -EFBIG ?
+				 "its policy is beyond FBAC_MAX_NEST_STACK" :
+				 strerror(-r),
+			 r == -EPERM ? " (the memfd is not sealed)" : "");
+		call_tell(c, "nested run", what[0] ? what : "?", text, true);
+	}
+	call_respond(c, 0, r);
+}
+
+bool handle_nest(struct call *c)
+{
+	unsigned int cmd = (unsigned int)ARG(c, 1);
+	int r;
+
+	if (c->nr != SYS_ioctl ||
+	    (cmd != FBAC_IOC_NEST_REGISTER && cmd != FBAC_IOC_NEST_DONE))
+		return false;
+	if (cmd == FBAC_IOC_NEST_REGISTER) {
+		do_register(c);
+		return true;
+	}
+	r = call_nest_done(c);
+	if (r == 0)
+		call_tell(c, "nested run", "done",
+			  "ended: nothing of it is left", false);
+	call_respond(c, 0, r);
+	return true;
+}

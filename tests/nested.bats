@@ -1,0 +1,157 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# Nested runs whose policy the outer supervisor enforces (fbac-run(1),
+# "Nested runs"): a fbac-run started by a confined program registers its
+# policy with the outer fbac-run's supervisor (a sealed memfd and an ioctl,
+# src/fbac-run/nest-abi.h), stays the parent of what it runs, and every
+# call the outer supervisor decides for those processes (the opens it
+# makes for them, creations, execs, the reads it lets continue) must be
+# allowed by the inner policy too, with a denial line naming it and an
+# event. Real programs (sh, cat, sleep), real files in a test HOME.
+
+# shellcheck disable=SC2154 # bats sets output, stderr, lines, stderr_lines
+# shellcheck disable=SC2016 # $... in single quotes is for the shell run
+
+bats_require_minimum_version 1.5.0
+
+load helpers
+
+setup() {
+	[[ -x $FBAC_RUN ]] || fail "no $FBAC_RUN: run make"
+	DATA=$HOME/data
+	mkdir -p "$DATA/ok" "$HOME/.ssh"
+	echo 'the secret' >"$DATA/secret"
+	echo 'fine' >"$DATA/ok/f"
+	echo 'ssh-ed25519 AAAA the key' >"$HOME/.ssh/authorized_keys"
+	LOG=$BATS_TEST_TMPDIR/outer.log
+}
+
+# The outer run, a bash script (run_unprivileged runs it too) that takes
+# fbac-run's options, "--", then the command; $FBAC_RUN, $FBAC_DATADIR and
+# $HOME come from the environment. The outer program may run this build's
+# fbac-run, cat and sleep, read the library, and read and write ~/data
+# (and $MORE_RW).
+OUTER_SH='opts=()
+while [[ $1 != -- ]]; do opts+=("$1"); shift; done
+shift
+exec "$FBAC_RUN" "${opts[@]}" --as Version_Control_Client --as Run_Helper_Programs \
+	-D "Run_Helper_Programs.programs=$FBAC_RUN,/usr/bin/cat,/usr/bin/sleep" \
+	--as Read_Only_Directory -D "Read_Only_Directory.dir=$FBAC_DATADIR" \
+	--as Read_Write_Directory -D "Read_Write_Directory.dir=$HOME/data${MORE_RW:+,$MORE_RW}" "$@"'
+
+outer() { bash -c "$OUTER_SH" outer "$@"; }
+
+# The nested run, in the outer program's sh -c scripts: Text_Viewer,
+# which may read ~/data/ok only.
+INNER='"$FBAC_RUN" --as Text_Viewer -D "Text_Viewer.files=$HOME/data/ok"'
+
+expect_nested_line() { # OP PATH
+	[[ $stderr == *"fbac: denied $1 '$2' for "*"a nested run's policy"* ]] ||
+		{ show_run; fail "no denial line naming the nested run's policy for $1 '$2'"; }
+}
+
+expect_event() { # OP PATH
+	grep -F "\"operation\": \"$1\", \"object\": \"$2\", \"decision\": \"deny\"" "$LOG" |
+		grep -qF "a nested run's policy" ||
+		{ cat "$LOG"; fail "no event for $1 '$2' naming the nested run's policy"; }
+}
+
+@test "nested: a read the outer supervisor performs, which only the outer policy grants, is refused with the inner policy's line and an event" {
+	# --supervise-all: the outer supervisor opens every file for the
+	# program, out of the inner Landlock layers' sight.
+	run --separate-stderr outer --supervise-all -l "$LOG" -- sh -c \
+		"$INNER"' cat "$HOME/data/secret" "$HOME/data/ok/f"; echo "inner=$?"'
+	expect_status 0
+	[[ $output == $'fine\ninner=1' ]] || { show_run; fail "the secret was read"; }
+	expect_nested_line file_read "$DATA/secret"
+	[[ $stderr == *"not granted by --as (layer command line, a nested run's policy)"* ]] ||
+		{ show_run; fail "the line does not name the inner policy"; }
+	expect_event file_read "$DATA/secret"
+	grep -q '"operation": "nested run", "object": "--as", "decision": "note"' "$LOG" ||
+		{ cat "$LOG"; fail "no event for the registration"; }
+}
+
+# A write and an exec that only the outer policy grants, and what both
+# grant (a read of ~/data/ok/f, the program's exit status).
+WRITE_EXEC="$INNER"' sh -c "
+	read -r l <\"\$HOME/data/ok/f\"; echo \"\$l\"
+	echo hacked >\"\$HOME/data/secret\" || echo write-refused
+	sleep 0 || echo exec-refused
+	exit 7"; echo "inner=$?"'
+
+expect_write_exec() { # HOME
+	expect_status 0
+	[[ $output == $'fine\nwrite-refused\nexec-refused\ninner=7' ]] || { show_run; fail "unexpected output"; }
+	[[ $(cat "$1/data/secret") == 'the secret' ]] || fail "the secret was overwritten"
+	[[ $stderr == *"fbac: denied file_write '$1/data/secret' for "*"a nested run's policy"* ]] ||
+		{ show_run; fail "no line for the write"; }
+	[[ $stderr == *"fbac: denied file_execute '/usr/bin/sleep' for "*"a nested run's policy"* ]] ||
+		{ show_run; fail "no line for the exec"; }
+}
+
+@test "nested: a write and an exec only the outer policy grants are refused with lines; what both grant works, with the program's status" {
+	run --separate-stderr outer -l "$LOG" -- sh -c "$WRITE_EXEC"
+	expect_write_exec "$HOME"
+	expect_event file_write "$DATA/secret"
+	expect_event file_execute /usr/bin/sleep
+}
+
+@test "nested (uid 65534): a write and an exec only the outer policy grants are refused with lines" {
+	require_unprivileged
+	run --separate-stderr run_unprivileged bash -c "$OUTER_SH" outer -- sh -c "$WRITE_EXEC"
+	expect_write_exec "$(unprivileged_home)"
+}
+
+@test "nested: the inner policy's protected path (~/.ssh), which the outer grants by name, is refused and said to be protected" {
+	MORE_RW=$HOME/.ssh run --separate-stderr outer -l "$LOG" -- sh -c \
+		'"$FBAC_RUN" --as Text_Viewer -D "Text_Viewer.files=$HOME" sh -c "echo ssh-rsa evil >>\"\$HOME/.ssh/authorized_keys\" || echo refused"'
+	expect_status 0
+	[[ $output == refused ]] || { show_run; fail "the key was added"; }
+	[[ $(cat "$HOME/.ssh/authorized_keys") == 'ssh-ed25519 AAAA the key' ]] || fail "authorized_keys changed"
+	expect_nested_line file_append "$HOME/.ssh/authorized_keys"
+	[[ $stderr == *"'$HOME/.ssh' is protected"* ]] || { show_run; fail "the line does not say it is protected"; }
+	expect_event file_append "$HOME/.ssh/authorized_keys"
+}
+
+@test "nested: a daemon of the nested run (double fork, the program gone) is still under its policy" {
+	run --separate-stderr outer -l "$LOG" -- sh -c "$INNER"' sh -c "
+		( (sleep 1; echo hacked >\"\$HOME/data/secret\" && echo daemon-wrote || echo daemon-refused) & )
+		exit 0"; echo "inner=$?"'
+	expect_status 0
+	# The nested fbac-run waits for it, as a supervised run does.
+	[[ $output == $'daemon-refused\ninner=0' ]] || { show_run; fail "unexpected output"; }
+	[[ $(cat "$DATA/secret") == 'the secret' ]] || fail "the secret was overwritten"
+	expect_nested_line file_write "$DATA/secret"
+}
+
+@test "nested: kill -9 of the nested fbac-run leaves its processes under its policy (orphaned)" {
+	mkfifo "$DATA/go"
+	# The inner program leaves a subshell that makes no call the
+	# supervisor sees until it reads a line (from the FIFO, its standard
+	# input), after the nested fbac-run is killed and it is re-parented
+	# outside it.
+	run --separate-stderr outer -l "$LOG" -- sh -c '
+		exec 3<>"$HOME/data/go"
+		'"$INNER"' sh -c "exec 4<&0; (read -r x <&4; echo hacked >\"\$HOME/data/secret\" && echo orphan-wrote || echo orphan-refused) & exit 0" <&3 &
+		inner=$!
+		sleep 1
+		kill -9 "$inner"
+		wait "$inner"; echo "inner=$?"
+		echo go >&3
+		sleep 1'
+	expect_status 0
+	[[ $output == $'inner=137\norphan-refused' ]] || { show_run; fail "unexpected output"; }
+	[[ $(cat "$DATA/secret") == 'the secret' ]] || fail "the secret was overwritten"
+	expect_nested_line file_write "$DATA/secret"
+}
+
+@test "nested: a registration the supervisor refuses (not sealed, too big, not a stack, done without one), and natively ENOTTY" {
+	local prog=$FBAC_BUILD_DIR/tests/progs/nest-register
+	[[ -x $prog ]] || fail "$prog is not built (make test-progs)"
+	run -0 "$prog" unsealed big garbage done
+	[[ $output == $'unsealed ENOTTY\nbig ENOTTY\ngarbage ENOTTY\ndone ENOTTY' ]] || { show_run; fail "not the memfd's own answer"; }
+	run -0 --separate-stderr "$FBAC_RUN" --as Basic_Runtime "$prog" unsealed big garbage done
+	[[ $output == $'unsealed EPERM\nbig EFBIG\ngarbage EBADMSG\ndone ENOENT' ]] || { show_run; fail "not refused"; }
+	[[ $stderr == *"nested run for nest-register["*"not registered"*"(the memfd is not sealed)"* ]] || { show_run; fail "no line"; }
+}
