@@ -2,7 +2,7 @@
 /*
  * Nested runs, the toolkit's part (call.h): the registrations of nested
  * fbac-runs (sup-nest.c takes them), which processes are under which
- * (call_nests()), and the decisions for those processes, which every
+ * (nests_of()), and the decisions for those processes, which every
  * registration they are under must allow too.
  *
  * A registrant is a nested fbac-run that stays, as a child subreaper, the
@@ -264,17 +264,6 @@ static uint32_t nests_of(struct call *c, struct sup_nests *n)
 		if (filters < 0 || filters > r->filters)
 			m |= 1u << i;
 	}
-	return m;
-}
-
-uint32_t call_nests(struct call *c)
-{
-	struct sup_nests *n = c->s->nests;
-	uint32_t m;
-
-	pthread_rwlock_rdlock(&n->lock);
-	m = nests_of(c, n);
-	pthread_rwlock_unlock(&n->lock);
 	return m;
 }
 

@@ -181,8 +181,6 @@ int call_nest_register(struct call *c, struct fbac_stack *st);
 /* The caller's registration ends: it has no descendant left. Return: 0
  * or -ENOENT (it has none). */
 int call_nest_done(struct call *c);
-/* The registrations the caller is under, a bit each (call-nest.c). */
-uint32_t call_nests(struct call *c);
 
 /*
  * Tell what the supervisor did for the call that is no decision (a nested
