@@ -55,7 +55,7 @@ static bool reap(pid_t child, int *status, bool *child_done)
 }
 
 /* Serve signals until no child is left. Return: the program's status. */
-static int follow(pid_t child, int sfd, bool tstp_ignored)
+static int follow(pid_t child, int sfd)
 {
 	bool child_done = false;
 	int status = EXIT_FBAC_NESTED << 8;
@@ -78,18 +78,27 @@ static int follow(pid_t child, int sfd, bool tstp_ignored)
 				kill(child, (int)si.ssi_signo);
 			continue;
 		}
-		/* The program stopped: so do we, for our shell to see. */
+		/*
+		 * The program stopped: so do we, for our parent to see. Unlike
+		 * a supervised run we keep SIGTSTP's disposition as we got it:
+		 * the terminal's ^Z stops us with the rest of the process group
+		 * in the kernel, as every kill() of ours is a call the outer
+		 * supervisor answers, and it stops too (its program stopped),
+		 * so a stop of ours by kill() could come after fg and last.
+		 * Hence jobs_check() is told SIGTSTP is ours to leave alone.
+		 */
 		if (!child_done)
-			jobs_check(child, tstp_ignored);
+			jobs_check(child, true);
 		if (!reap(child, &status, &child_done))
 			return status;
 	}
 }
 
 int nested_parent(const struct nested_run *n, struct nested_prep *p, int memfd,
-		  const sigset_t *saved_mask, bool tstp_ignored)
+		  const sigset_t *saved_mask)
 {
-	static const int ours[] = { SIGINT, SIGQUIT, SIGPIPE, SIGTSTP };
+	/* Not SIGTSTP: see follow(). */
+	static const int ours[] = { SIGINT, SIGQUIT, SIGPIPE };
 	sigset_t mask, all;
 	int sfd, status, r;
 	pid_t pid;
@@ -117,8 +126,7 @@ int nested_parent(const struct nested_run *n, struct nested_prep *p, int memfd,
 		r = log_error(-errno, "cannot start the nested run: %m");
 		status = EXIT_FBAC_NESTED << 8;
 	} else {
-		/* The terminal's ^C, ^\\ and ^Z reach the program; we stop
-		 * when it stops (jobs.c). */
+		/* The terminal's ^C and ^\\ reach the program, not us. */
 		for (size_t i = 0; i < sizeof(ours) / sizeof(ours[0]); i++)
 			signal(ours[i], SIG_IGN);
 		sigprocmask(SIG_SETMASK, &mask, NULL);
@@ -127,7 +135,7 @@ int nested_parent(const struct nested_run *n, struct nested_prep *p, int memfd,
 			log_error(r,
 				  "warning: nested run: cannot drop capabilities: %m");
 		}
-		status = follow(pid, sfd, tstp_ignored);
+		status = follow(pid, sfd);
 	}
 	if (sfd >= 0)
 		close(sfd);

@@ -62,9 +62,10 @@ int nested_enter(const struct nested_run *n, struct nested_prep *p);
  * and follow its job control, wait until no descendant is left, tell the
  * outer supervisor on memfd, and return the program's exit status
  * (128 + N for a signal, 125-127 when it could not start). saved_mask: the
- * signal mask the program starts with.
+ * signal mask the program starts with. SIGTSTP keeps the disposition we
+ * were started with: ^Z stops us in the kernel (nest-parent.c).
  */
 int nested_parent(const struct nested_run *n, struct nested_prep *p, int memfd,
-		  const sigset_t *saved_mask, bool tstp_ignored);
+		  const sigset_t *saved_mask);
 
 #endif

@@ -176,9 +176,7 @@ static int run_nested(struct run_state *rs)
 				"(not enforcing: no landlock layers)");
 	fflush(NULL);
 	if (memfd >= 0)
-		return nested_parent(&nr, &prep, memfd, &rs->la.saved_mask,
-				     rs->la.saved_ignored &
-					     (1ULL << (SIGTSTP - 1)));
+		return nested_parent(&nr, &prep, memfd, &rs->la.saved_mask);
 	r = nested_enter(&nr, &prep);
 	return r == -ENOENT ? EXIT_NOT_FOUND :
 	       r == -EACCES ? EXIT_CANNOT_EXEC :
