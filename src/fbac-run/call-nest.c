@@ -66,18 +66,29 @@ struct sup_nests {
 	size_t n_cache, next;
 };
 
-int nests_init(struct sup *s)
+/* The registry, made by the first registration (a run without nested
+ * runs never touches its 100-odd KiB): whichever receiver comes first
+ * publishes its copy. Return: it, or NULL (out of memory). */
+static struct sup_nests *nests_get(struct sup *s)
 {
-	struct sup_nests *n = calloc(1, sizeof(*n));
+	struct sup_nests *n = __atomic_load_n(&s->nests, __ATOMIC_ACQUIRE),
+			 *none = NULL;
 
-	if (!n)
-		return -ENOMEM;
+	if (n)
+		return n;
+	if (!(n = calloc(1, sizeof(*n))))
+		return NULL;
 	pthread_rwlock_init(&n->lock, NULL);
 	pthread_mutex_init(&n->cache_lock, NULL);
 	for (size_t i = 0; i < FBAC_MAX_NESTED; i++)
 		n->regs[i].pidfd = -1;
-	s->nests = n;
-	return 0;
+	if (__atomic_compare_exchange_n(&s->nests, &none, n, false,
+					__ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+		return n;
+	pthread_rwlock_destroy(&n->lock);
+	pthread_mutex_destroy(&n->cache_lock);
+	free(n);
+	return none;
 }
 
 static void reg_clear(struct nest_reg *r)
@@ -260,7 +271,9 @@ static uint32_t nests_of(struct call *c, struct sup_nests *n)
 		if (!dying)
 			continue;
 		if (filters < 0)
-			filters = target_seccomp_filters(tgid);
+			if (!n)
+		return -ENOMEM;
+	filters = target_seccomp_filters(tgid);
 		if (filters < 0 || filters > r->filters)
 			m |= 1u << i;
 	}
@@ -316,12 +329,14 @@ bool nest_would_allow(struct call *c, enum fbac_op op, const char *path)
 
 int call_nest_register(struct call *c, struct fbac_stack *st)
 {
-	struct sup_nests *n = c->s->nests;
+	struct sup_nests *n = nests_get(c->s);
 	pid_t tgid = call_tgid(c);
 	struct target_stat ts, again;
 	struct nest_reg *r = NULL;
 	int pidfd, filters, err = 0;
 
+	if (!n)
+		return -ENOMEM;
 	filters = target_seccomp_filters(tgid);
 	if (filters == -ENOENT)
 		return -EOPNOTSUPP; /* no count: the orphan rule cannot hold */
@@ -378,11 +393,13 @@ int call_nest_register(struct call *c, struct fbac_stack *st)
 
 int call_nest_done(struct call *c)
 {
-	struct sup_nests *n = c->s->nests;
+	struct sup_nests *n = __atomic_load_n(&c->s->nests, __ATOMIC_ACQUIRE);
 	pid_t tgid = call_tgid(c);
 	struct target_stat ts;
 	int err = -ENOENT;
 
+	if (!n)
+		return -ENOENT;
 	if (target_proc_stat(tgid, &ts) < 0)
 		return -ESRCH;
 	pthread_rwlock_wrlock(&n->lock);

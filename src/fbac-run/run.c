@@ -216,10 +216,6 @@ static int run_prepare_sup(struct run_state *rs)
 		s->verbosity = -1;
 	}
 	s->self = getpid();
-	if (nests_init(s) < 0) {
-		log_error(-ENOMEM, "out of memory");
-		return -1;
-	}
 	s->root_fd = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (s->root_fd < 0) {
 		log_error(-errno, "cannot open '/': %m");

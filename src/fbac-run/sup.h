@@ -126,12 +126,13 @@ struct sup {
 	/* Nested runs registered (call-nest.c), live or orphaned: while
 	 * none is, no decision looks for them. Atomic. */
 	unsigned long nested_runs;
-	struct sup_nests *nests; /* nests_init()'s */
+	/* Their registry, made by the first registration (call-nest.c);
+	 * NULL until then. Atomic. */
+	struct sup_nests *nests;
 };
 
-/* The nested runs' registry (call-nest.c), made before the program
- * starts and freed after the receivers ended. Return: 0 or -ENOMEM. */
-int nests_init(struct sup *s);
+/* Free the nested runs' registry (call-nest.c), once the receivers have
+ * ended. */
 void nests_free(struct sup *s);
 
 /* The signals the supervisor takes through a signalfd (forwarding all
