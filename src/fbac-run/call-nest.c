@@ -271,9 +271,7 @@ static uint32_t nests_of(struct call *c, struct sup_nests *n)
 		if (!dying)
 			continue;
 		if (filters < 0)
-			if (!n)
-		return -ENOMEM;
-	filters = target_seccomp_filters(tgid);
+			filters = target_seccomp_filters(tgid);
 		if (filters < 0 || filters > r->filters)
 			m |= 1u << i;
 	}
