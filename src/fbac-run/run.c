@@ -175,8 +175,10 @@ static int run_nested(struct run_state *rs)
 				"this policy's landlock layers and" :
 				"(not enforcing: no landlock layers)");
 	fflush(NULL);
-	if (memfd >= 0)
+	if (memfd >= 0) {
+		rs->o->exit_now = true;
 		return nested_parent(&nr, &prep, memfd, &rs->la.saved_mask);
+	}
 	r = nested_enter(&nr, &prep);
 	return r == -ENOENT ? EXIT_NOT_FOUND :
 	       r == -EACCES ? EXIT_CANNOT_EXEC :
