@@ -114,6 +114,21 @@ expect_write_exec() { # HOME
 	expect_event file_append "$HOME/.ssh/authorized_keys"
 }
 
+@test "nested: with mediated metadata, the nested policy decides the stat of a file only the outer policy lets it see" {
+	# Basic_Runtime, not Version_Control_Client: metadata stays mediated
+	# (a visible one lets the stat family through in the kernel); the
+	# nested fbac-run must then be let see its layers' directories.
+	run --separate-stderr "$FBAC_RUN" -l "$LOG" --as Basic_Runtime --as Run_Helper_Programs \
+		-D "Run_Helper_Programs.programs=$FBAC_RUN" \
+		--as Read_Only_Directory -D "Read_Only_Directory.dir=$FBAC_DATADIR,$FBAC_USER_DIR,$FBAC_ADMIN_DIR" \
+		--as Read_Write_Directory -D "Read_Write_Directory.dir=$DATA" \
+		sh -c "$INNER"' sh -c "[ -e \"\$HOME/data/secret\" ] && echo exists || echo hidden"'
+	expect_status 0
+	[[ $output == hidden ]] || { show_run; fail "the secret's metadata was seen"; }
+	expect_nested_line file_getattr "$DATA/secret"
+	expect_event file_getattr "$DATA/secret"
+}
+
 @test "nested: a daemon of the nested run (double fork, the program gone) is still under its policy" {
 	run --separate-stderr outer -l "$LOG" -- sh -c "$INNER"' sh -c "
 		( (sleep 1; echo hacked >\"\$HOME/data/secret\" && echo daemon-wrote || echo daemon-refused) & )
