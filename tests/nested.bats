@@ -72,6 +72,15 @@ expect_event() { # OP PATH
 		{ cat "$LOG"; fail "no event for the registration"; }
 }
 
+@test "nested: a read the outer supervisor would let continue in the kernel, which the inner policy refuses, has its line and event (silent EACCES on main)" {
+	run --separate-stderr outer -l "$LOG" -- sh -c \
+		"$INNER"' cat "$HOME/data/secret" "$HOME/data/ok/f"; echo "inner=$?"'
+	expect_status 0
+	[[ $output == $'fine\ninner=1' ]] || { show_run; fail "the secret was read"; }
+	expect_nested_line file_read "$DATA/secret"
+	expect_event file_read "$DATA/secret"
+}
+
 # A write and an exec that only the outer policy grants, and what both
 # grant (a read of ~/data/ok/f, the program's exit status).
 WRITE_EXEC="$INNER"' sh -c "
