@@ -30,13 +30,13 @@ setup() {
 # The outer run, a bash script (run_unprivileged runs it too) that takes
 # fbac-run's options, "--", then the command; $FBAC_RUN, $FBAC_DATADIR and
 # $HOME come from the environment. The outer program may run this build's
-# fbac-run, cat and sleep, read the library, and read and write ~/data
+# fbac-run, cat, sleep and true, read the library, and read and write ~/data
 # (and $MORE_RW).
 OUTER_SH='opts=()
 while [[ $1 != -- ]]; do opts+=("$1"); shift; done
 shift
 exec "$FBAC_RUN" "${opts[@]}" --as Version_Control_Client --as Run_Helper_Programs \
-	-D "Run_Helper_Programs.programs=$FBAC_RUN,/usr/bin/cat,/usr/bin/sleep" \
+	-D "Run_Helper_Programs.programs=$FBAC_RUN,/usr/bin/cat,/usr/bin/sleep,/usr/bin/true" \
 	--as Read_Only_Directory -D "Read_Only_Directory.dir=$FBAC_DATADIR" \
 	--as Read_Write_Directory -D "Read_Write_Directory.dir=$HOME/data${MORE_RW:+,$MORE_RW}" "$@"'
 
@@ -168,6 +168,33 @@ expect_write_exec() { # HOME
 	[[ $output == $'inner=137\norphan-refused' ]] || { show_run; fail "unexpected output"; }
 	[[ $(cat "$DATA/secret") == 'the secret' ]] || fail "the secret was overwritten"
 	expect_nested_line file_write "$DATA/secret"
+}
+
+@test "nested: past FBAC_MAX_NESTED (32) registrations a nested run falls back to its own layers, and says so" {
+	# 32 nested runs hold their registrations; the next one is refused
+	# (EUSERS), says so, and still runs under its Landlock layers.
+	cat >"$DATA/many.sh" <<'EOF'
+pids=
+for i in $(seq 32); do
+	"$FBAC_RUN" -q --as Basic_Runtime sleep 60 &
+	pids="$pids $!"
+done
+for i in $(seq 120); do
+	"$FBAC_RUN" --as Basic_Runtime true 2>"$HOME/data/err" && grep -q 'did not take' "$HOME/data/err" && break
+	sleep 0.5
+done
+cat "$HOME/data/err" >&2
+# One at a time, again when a child's SIGCHLD interrupted the notified
+# kill() (EINTR: dash would give up the rest of the list).
+for p in $pids; do kill "$p" 2>/dev/null || kill "$p" 2>/dev/null || :; done
+wait
+echo done
+EOF
+	run --separate-stderr outer -q -- sh "$DATA/many.sh"
+	expect_status 0
+	[[ $output == done ]] || { show_run; fail "unexpected output"; }
+	[[ $stderr == *"fbac-run: warning: nested run: the outer supervisor did not take this policy (Too many users): only its landlock layers and static filter narrow what '/usr/bin/true' does"* ]] ||
+		{ show_run; fail "no line for the fallback"; }
 }
 
 @test "nested: a registration the supervisor refuses (not sealed, too big, not a stack, done without one), and natively ENOTTY" {
