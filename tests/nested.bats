@@ -151,10 +151,11 @@ expect_write_exec() { # HOME
 
 @test "nested: kill -9 of the nested fbac-run leaves its processes under its policy (orphaned)" {
 	mkfifo "$DATA/go"
-	# The inner program leaves a subshell that makes no call the
-	# supervisor sees until it reads a line (from the FIFO, its standard
-	# input), after the nested fbac-run is killed and it is re-parented
-	# outside it.
+	# The inner program leaves a subshell that waits for a line (from
+	# the FIFO, its standard input); the nested fbac-run is killed, the
+	# subshell is re-parented outside it, and its next call is decided by
+	# the orphaned registration's policy (its seccomp filters outnumber
+	# the nested fbac-run's).
 	run --separate-stderr outer -l "$LOG" -- sh -c '
 		exec 3<>"$HOME/data/go"
 		'"$INNER"' sh -c "exec 4<&0; (read -r x <&4; echo hacked >\"\$HOME/data/secret\" && echo orphan-wrote || echo orphan-refused) & exit 0" <&3 &
@@ -162,6 +163,9 @@ expect_write_exec() { # HOME
 		sleep 1
 		kill -9 "$inner"
 		wait "$inner"; echo "inner=$?"
+		# Another nested run: its registration forgets which processes
+		# were found under which, so the subshell is looked up afresh.
+		"$FBAC_RUN" -q --as Basic_Runtime true
 		echo go >&3
 		sleep 1'
 	expect_status 0
