@@ -60,6 +60,7 @@ struct nest_member {
 
 struct sup_nests {
 	pthread_rwlock_t lock;
+	uint64_t gen; /* changed with the registrations (write lock) */
 	struct nest_reg regs[FBAC_MAX_NESTED];
 	pthread_mutex_t cache_lock;
 	struct nest_member cache[FBAC_MAX_NEST_CACHE];
@@ -117,6 +118,53 @@ void nests_free(struct sup *s)
 }
 
 /* ---- membership (under the read lock) ---- */
+
+/*
+ * A receiver's last caller, held by a pidfd of its thread: while that is
+ * alive, the thread id is that task's, and its registrations are what was
+ * found for it, unless the registrations changed since (gen). It spares
+ * the read of /proc/TID/stat that tells a task from a later one with the
+ * same id, on each call of a program that makes many. Per receiver, as
+ * target.c's pidfds are; kept until the supervisor ends.
+ */
+static __thread struct {
+	pid_t tid;
+	int pidfd;
+	uint64_t gen;
+	uint32_t mask;
+} last = { 0, -1, 0, 0 };
+
+/* Whether the last caller is tid, still alive. */
+static bool last_alive(pid_t tid)
+{
+	struct pollfd p = { last.pidfd, POLLIN, 0 };
+
+	return last.tid == tid && last.pidfd >= 0 && poll(&p, 1, 0) == 0;
+}
+
+/* Remember mask for tid, the task whose stat said start. */
+static void last_set(const struct sup_nests *n, pid_t tid,
+		     unsigned long long start, uint32_t mask)
+{
+	struct target_stat again;
+
+	if (!target_caching_pidfds())
+		return;
+	if (!last_alive(tid)) {
+		if (last.pidfd >= 0)
+			close(last.pidfd);
+		last.tid = 0;
+		last.pidfd = target_thread_pidfd(tid);
+		/* Opened after the stat: the same start after, it is the
+		 * task the stat was of (a pidfd names one for good). */
+		if (last.pidfd < 0 || target_proc_stat(tid, &again) < 0 ||
+		    again.start != start)
+			return;
+		last.tid = tid;
+	}
+	last.gen = n->gen;
+	last.mask = mask;
+}
 
 static uint32_t used_mask(const struct sup_nests *n)
 {
@@ -240,17 +288,24 @@ static void mark_orphans(struct sup_nests *n)
  */
 static uint32_t nests_of(struct call *c, struct sup_nests *n)
 {
-	pid_t tgid = call_tgid(c);
+	/* The thread itself: its parent is its process's, and its own stat
+	 * spares a read of /proc/TID/status for the process id. */
+	pid_t tid = c->tid;
 	struct target_stat ts;
 	uint32_t m, rest;
 	bool fresh = false;
 	int filters = -1;
 
-	if (target_proc_stat(tgid, &ts) < 0)
-		return used_mask(n);
-	if (!cache_get(n, tgid, ts.start, &m)) {
-		m = mask_of(c, n, tgid, ts, 0);
-		fresh = true;
+	if (last.gen == n->gen && last_alive(tid)) {
+		m = last.mask;
+	} else {
+		if (target_proc_stat(tid, &ts) < 0)
+			return used_mask(n);
+		if (!cache_get(n, tid, ts.start, &m)) {
+			m = mask_of(c, n, tid, ts, 0);
+			fresh = true;
+		}
+		last_set(n, tid, ts.start, m);
 	}
 	mark_orphans(n);
 	rest = used_mask(n) & ~m;
@@ -271,7 +326,7 @@ static uint32_t nests_of(struct call *c, struct sup_nests *n)
 		if (!dying)
 			continue;
 		if (filters < 0)
-			filters = target_seccomp_filters(tgid);
+			filters = target_seccomp_filters(tid);
 		if (filters < 0 || filters > r->filters)
 			m |= 1u << i;
 	}
@@ -384,6 +439,7 @@ int call_nest_register(struct call *c, struct fbac_stack *st)
 	/* Processes seen before may be under it now (a registrant with
 	 * children already): nothing remembered holds. */
 	n->n_cache = 0;
+	n->gen++;
 	__atomic_add_fetch(&c->s->nested_runs, 1, __ATOMIC_RELEASE);
 	pthread_rwlock_unlock(&n->lock);
 	return 0;
@@ -407,6 +463,7 @@ int call_nest_done(struct call *c)
 		if (r->used && r->tgid == tgid && r->start == ts.start) {
 			reg_clear(r);
 			n->n_cache = 0;
+			n->gen++;
 			__atomic_sub_fetch(&c->s->nested_runs, 1,
 					   __ATOMIC_RELEASE);
 			err = 0;

@@ -90,6 +90,11 @@ void target_cache_pidfds(void)
 	pidfd_caching = true;
 }
 
+bool target_caching_pidfds(void)
+{
+	return pidfd_caching;
+}
+
 static int open_pidfd(pid_t tid)
 {
 	/* A thread pidfd, so that a thread with its own fd table works. */
@@ -98,6 +103,11 @@ static int open_pidfd(pid_t tid)
 	if (pidfd < 0 && errno == EINVAL)
 		pidfd = (int)syscall(SYS_pidfd_open, tid, 0);
 	return pidfd < 0 ? -errno : pidfd; /* pidfds are close-on-exec */
+}
+
+int target_thread_pidfd(pid_t tid)
+{
+	return open_pidfd(tid);
 }
 
 int target_getfd(pid_t tid, int fd)

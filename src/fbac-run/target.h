@@ -24,6 +24,11 @@ int target_write(pid_t tid, uint64_t addr, const void *buf, size_t len);
 int target_getfd(pid_t tid, int fd);
 /* Keep thread pidfds for this thread's later calls (receivers only). */
 void target_cache_pidfds(void);
+/* Whether this thread keeps them: it lives as long as the supervisor. */
+bool target_caching_pidfds(void);
+/* A pidfd of thread tid (of its process on a kernel without thread
+ * pidfds, where that fails for a thread but the leader), or -errno. */
+int target_thread_pidfd(pid_t tid);
 /* An O_PATH descriptor of the thread's working directory or root. */
 int target_cwd(pid_t tid);
 /* The path of its working directory as the kernel names it, into buf.
