@@ -174,7 +174,7 @@ expect_write_exec() { # HOME
 	expect_nested_line file_write "$DATA/secret"
 }
 
-@test "nested: past FBAC_MAX_NESTED (32) registrations a nested run falls back to its own layers, and says so" {
+@test "nested: past FBAC_MAX_NESTED (32) registrations a nested run falls back to its own layers, and says so; an orphaned registration goes with its last process" {
 	# 32 nested runs hold their registrations; the next one is refused
 	# (EUSERS), says so, and still runs under its Landlock layers.
 	cat >"$DATA/many.sh" <<'EOF'
@@ -188,15 +188,28 @@ for i in $(seq 120); do
 	sleep 0.5
 done
 cat "$HOME/data/err" >&2
+# One holder killed (-9) while its sleep lives: its registration is
+# orphaned and kept; once the sleep is gone too, the next nested run
+# takes its place.
+set -- $pids
+read -r child </proc/$1/task/$1/children
+kill -9 "$1"
+"$FBAC_RUN" --as Basic_Runtime true 2>"$HOME/data/err"
+grep -q 'did not take' "$HOME/data/err" && echo orphan-kept
+kill -9 $child
+sleep 0.5
+"$FBAC_RUN" --as Basic_Runtime true 2>"$HOME/data/err"
+grep -q 'did not take' "$HOME/data/err" || echo orphan-retired
+shift
 # One at a time, again when a child's SIGCHLD interrupted the notified
 # kill() (EINTR: dash would give up the rest of the list).
-for p in $pids; do kill "$p" 2>/dev/null || kill "$p" 2>/dev/null || :; done
+for p in "$@"; do kill "$p" 2>/dev/null || kill "$p" 2>/dev/null || :; done
 wait
 echo done
 EOF
 	run --separate-stderr outer -q -- sh "$DATA/many.sh"
 	expect_status 0
-	[[ $output == done ]] || { show_run; fail "unexpected output"; }
+	[[ $output == $'orphan-kept\norphan-retired\ndone' ]] || { show_run; fail "unexpected output"; }
 	[[ $stderr == *"fbac-run: warning: nested run: the outer supervisor did not take this policy (Too many users): only its landlock layers and static filter narrow what '/usr/bin/true' does"* ]] ||
 		{ show_run; fail "no line for the fallback"; }
 }

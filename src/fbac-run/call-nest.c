@@ -24,6 +24,7 @@
  * the write lock; the cache of members has a mutex of its own. Nothing
  * here costs a run without nested runs: call.c asks s->nested_runs first.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <poll.h>
 #include <pthread.h>
@@ -380,6 +381,117 @@ bool nest_would_allow(struct call *c, enum fbac_op op, const char *path)
 
 /* ---- registrations ---- */
 
+/* Whether pid descends from fbac-run itself: a process of the sandbox. */
+static bool ours(const struct sup *s, pid_t pid)
+{
+	struct target_stat ts;
+
+	for (int depth = 0; depth < FBAC_MAX_NEST_DEPTH && pid > 1; depth++) {
+		if (target_proc_stat(pid, &ts) < 0)
+			return false;
+		if ((pid = ts.ppid) == s->self)
+			return true;
+	}
+	return false;
+}
+
+/* Whether a thread of process pid has more seccomp filters than
+ * filters. */
+static bool more_filters(pid_t pid, int filters)
+{
+	char path[64];
+	struct dirent *e;
+	bool more = false;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	if (!(d = opendir(path)))
+		return false; /* gone */
+	while (!more && (e = readdir(d))) {
+		char *end;
+		long tid = strtol(e->d_name, &end, 10);
+
+		more = !*end && tid > 0 &&
+		       target_seccomp_filters((pid_t)tid) > filters;
+	}
+	closedir(d);
+	return more;
+}
+
+/*
+ * Whether process pid of the sandbox may be one of orphaned registration
+ * i's: it is not under a live registration whose registrant had as many
+ * seccomp filters as i's or more (whose own processes have as many as
+ * i's would). What cannot be told may be.
+ */
+static bool may_be_orphans(struct call *c, struct sup_nests *n, size_t i,
+			   pid_t pid)
+{
+	struct target_stat ts;
+	uint32_t m;
+
+	if (target_proc_stat(pid, &ts) < 0)
+		return false; /* gone */
+	m = mask_of(c, n, pid, ts, 0);
+	if (m & (1u << i))
+		return true; /* not told: under every registration */
+	for (size_t j = 0; j < FBAC_MAX_NESTED; j++)
+		if ((m & (1u << j)) && n->regs[j].filters >= n->regs[i].filters)
+			return false;
+	return true;
+}
+
+/*
+ * Whether orphaned registration i may still have a process: a thread of
+ * the sandbox with more seccomp filters than its registrant had, under no
+ * live registration that explains them. Every process is looked at: only
+ * when the registrations are all taken.
+ */
+static bool orphan_may_have_members(struct call *c, struct sup_nests *n,
+				    size_t i)
+{
+	struct dirent *e;
+	bool found = false;
+	DIR *d = opendir("/proc");
+
+	if (!d)
+		return true;
+	while (!found && (e = readdir(d))) {
+		char *end;
+		long pid = strtol(e->d_name, &end, 10);
+
+		if (*end || pid <= 1 || pid == c->s->self)
+			continue;
+		found = more_filters((pid_t)pid, n->regs[i].filters) &&
+			ours(c->s, (pid_t)pid) &&
+			may_be_orphans(c, n, i, (pid_t)pid);
+	}
+	closedir(d);
+	return found;
+}
+
+/* All taken: the orphaned registrations none of whose processes is left
+ * go (write lock held). Return: a free one, or NULL. */
+static struct nest_reg *retire_orphans(struct call *c, struct sup_nests *n)
+{
+	struct nest_reg *free_reg = NULL;
+
+	for (size_t i = 0; i < FBAC_MAX_NESTED; i++) {
+		struct nest_reg *r = &n->regs[i];
+
+		if (!r->used ||
+		    !__atomic_load_n(&r->orphaned, __ATOMIC_RELAXED) ||
+		    orphan_may_have_members(c, n, i))
+			continue;
+		reg_clear(r);
+		n->n_cache = 0;
+		n->gen++;
+		__atomic_sub_fetch(&c->s->nested_runs, 1, __ATOMIC_RELEASE);
+		free_reg = free_reg ? free_reg : r;
+	}
+	return free_reg;
+}
+
 int call_nest_register(struct call *c, struct fbac_stack *st)
 {
 	struct sup_nests *n = nests_get(c->s);
@@ -412,7 +524,7 @@ int call_nest_register(struct call *c, struct fbac_stack *st)
 		if (!n->regs[i].used && !r)
 			r = &n->regs[i];
 	}
-	if (!err && !r)
+	if (!err && !r && !(r = retire_orphans(c, n)))
 		err = -EUSERS;
 	if (err) {
 		pthread_rwlock_unlock(&n->lock);
