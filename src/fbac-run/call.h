@@ -183,12 +183,13 @@ int call_nest_register(struct call *c, struct fbac_stack *st);
 int call_nest_done(struct call *c);
 
 /*
- * Tell what the supervisor did for the call that is no decision (a nested
- * run registered): one JSON line in the --log file ("decision": "note")
- * and, with line, one on stderr ("fbac: OPERATION for exe[pid]: TEXT").
+ * Tell what the supervisor did for the call that is no policy decision (a
+ * nested run registered): one JSON line in the --log file, as a system
+ * call allowed with a reason ("operation": "syscall", "decision":
+ * "allow", "reason": TEXT, which fbac learn passes over), and, with line,
+ * one on stderr ("fbac: TEXT, for exe[pid]").
  */
-void call_tell(struct call *c, const char *operation, const char *object,
-	       const char *text, bool line);
+void call_tell(struct call *c, const char *text, bool line);
 
 /* A socket address copied from the program. */
 struct addr {

@@ -364,8 +364,7 @@ void call_refuse_syscall(struct call *c, const char *reason, bool quiet)
 	pthread_mutex_unlock(&c->s->events.lock);
 }
 
-void call_tell(struct call *c, const char *operation, const char *object,
-	       const char *text, bool line)
+void call_tell(struct call *c, const char *text, bool line)
 {
 	struct sup *s = c->s;
 	char exe[FBAC_MAX_PATH];
@@ -376,20 +375,17 @@ void call_tell(struct call *c, const char *operation, const char *object,
 	base = strrchr(exe, '/');
 	pthread_mutex_lock(&s->events.lock);
 	if (line && s->verbosity >= 0)
-		fprintf(stderr, "fbac: %s for %s[%d]: %s\n", operation,
-			base ? base + 1 : exe, (int)c->tid, text);
+		fprintf(stderr, "fbac: %s, for %s[%d]\n", text,
+			base ? base + 1 : exe, (int)c->tid);
 	if (s->log) {
 		clock_gettime(CLOCK_REALTIME, &now);
 		fprintf(s->log, "{\"time\": %lld.%03ld, \"pid\": %d, \"exe\": ",
 			(long long)now.tv_sec, now.tv_nsec / 1000000,
 			(int)c->tid);
 		json_string(s->log, exe);
-		fprintf(s->log, ", \"syscall\": \"%s\", \"operation\": ",
-			filter_syscall_name(c->nr));
-		json_string(s->log, operation);
-		fprintf(s->log, ", \"object\": ");
-		json_string(s->log, object);
-		fprintf(s->log, ", \"decision\": \"note\", \"reason\": ");
+		fprintf(s->log,
+			", \"syscall\": \"%s\", \"operation\": \"syscall\", \"object\": \"%s\", \"decision\": \"allow\", \"reason\": ",
+			filter_syscall_name(c->nr), filter_syscall_name(c->nr));
 		json_string(s->log, text);
 		fputs("}\n", s->log);
 		fflush(s->log);

@@ -99,19 +99,21 @@ static void do_register(struct call *c)
 	fbac_stack_clear(&st);
 	if (r == 0) {
 		snprintf(text, sizeof(text),
-			 "its processes are decided by its policy (%s) too",
+			 "nested run registered: its processes are decided by its policy (%s) too",
 			 what);
-		call_tell(c, "nested run", what, text, c->s->verbosity > 0);
+		call_tell(c, text, c->s->verbosity > 0);
 	} else {
+		/* A refusal of ours: its line, and its event in every log. */
 		snprintf(text, sizeof(text),
-			 "not registered: %s%s; it adds its landlock layers only",
+			 "a nested run's policy%s%s%s not registered: %s%s; it adds its landlock layers only",
+			 what[0] ? " (" : "", what, what[0] ? ")" : "",
 			 r == -EUSERS ?
 				 "too many nested runs (FBAC_MAX_NESTED)" :
 			 r == -EFBIG ?
 				 "its policy is beyond FBAC_MAX_NEST_STACK" :
 				 strerror(-r),
 			 r == -EPERM ? " (the memfd is not sealed)" : "");
-		call_tell(c, "nested run", what[0] ? what : "?", text, true);
+		call_refuse_syscall(c, text, false);
 	}
 	call_respond(c, 0, r);
 }
@@ -130,8 +132,7 @@ bool handle_nest(struct call *c)
 	}
 	r = call_nest_done(c);
 	if (r == 0)
-		call_tell(c, "nested run", "done",
-			  "ended: nothing of it is left", false);
+		call_tell(c, "nested run ended: nothing of it is left", false);
 	call_respond(c, 0, r);
 	return true;
 }
