@@ -25,7 +25,6 @@ struct nested_run {
 	enum run_mode mode;
 	const char *exe;
 	char **argv;
-	int verbosity, why; /* why: nested_probe's answer */
 };
 
 /* The program's Landlock layers and static filter, made before anything

@@ -141,10 +141,11 @@ static int run_print_check(struct run_state *rs)
 static int run_nested(struct run_state *rs)
 {
 	const struct options *o = rs->o;
-	struct nested_run nr = { .st = &rs->st, .abi = rs->abi,
-				 .mode = o->mode, .exe = rs->exe,
-				 .argv = o->command, .verbosity = o->verbosity,
-				 .why = rs->nested };
+	struct nested_run nr = { .st = &rs->st,
+				 .abi = rs->abi,
+				 .mode = o->mode,
+				 .exe = rs->exe,
+				 .argv = o->command };
 	struct nested_prep prep;
 	int r, memfd = -ENOTTY;
 
