@@ -174,6 +174,21 @@ expect_write_exec() { # HOME
 	expect_nested_line file_write "$DATA/secret"
 }
 
+@test "nested: once every process of a killed nested run is gone, its policy no longer narrows the next nested run" {
+	run --separate-stderr outer -l "$LOG" -- sh -c '
+		'"$INNER"' sleep 60 &
+		inner=$!
+		sleep 1
+		read -r child </proc/$inner/task/$inner/children
+		kill -9 "$inner" "$child"
+		wait
+		"$FBAC_RUN" --as Basic_Runtime --as Read_Write_Directory -D "Read_Write_Directory.dir=$HOME/data" \
+			sh -c "echo new >\"\$HOME/data/new\" && echo wrote"'
+	expect_status 0
+	[[ $output == wrote ]] || { show_run; fail "the next nested run was narrowed by the killed one's policy"; }
+	[[ $stderr != *"a nested run's policy"* ]] || { show_run; fail "a denial by a nested run's policy"; }
+}
+
 @test "nested: past FBAC_MAX_NESTED (32) registrations a nested run falls back to its own layers, and says so; an orphaned registration goes with its last process" {
 	# 32 nested runs hold their registrations; the next one is refused
 	# (EUSERS), says so, and still runs under its Landlock layers.

@@ -444,8 +444,8 @@ static bool may_be_orphans(struct call *c, struct sup_nests *n, size_t i,
 /*
  * Whether orphaned registration i may still have a process: a thread of
  * the sandbox with more seccomp filters than its registrant had, under no
- * live registration that explains them. Every process is looked at: only
- * when the registrations are all taken.
+ * live registration that explains them. Every thread is looked at: only
+ * at a registration, while a registration is orphaned.
  */
 static bool orphan_may_have_members(struct call *c, struct sup_nests *n,
 				    size_t i)
@@ -470,8 +470,8 @@ static bool orphan_may_have_members(struct call *c, struct sup_nests *n,
 	return found;
 }
 
-/* All taken: the orphaned registrations none of whose processes is left
- * go (write lock held). Return: a free one, or NULL. */
+/* The orphaned registrations none of whose processes is left go (write
+ * lock held; at a registration). Return: one of their places, or NULL. */
 static struct nest_reg *retire_orphans(struct call *c, struct sup_nests *n)
 {
 	struct nest_reg *free_reg = NULL;
@@ -524,7 +524,14 @@ int call_nest_register(struct call *c, struct fbac_stack *st)
 		if (!n->regs[i].used && !r)
 			r = &n->regs[i];
 	}
-	if (!err && !r && !(r = retire_orphans(c, n)))
+	/* Orphaned registrations whose processes are all gone go first:
+	 * the new run's processes will have more filters than theirs had. */
+	if (!err) {
+		struct nest_reg *freed = retire_orphans(c, n);
+
+		r = r ? r : freed;
+	}
+	if (!err && !r)
 		err = -EUSERS;
 	if (err) {
 		pthread_rwlock_unlock(&n->lock);
