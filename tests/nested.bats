@@ -149,6 +149,15 @@ expect_write_exec() { # HOME
 	expect_nested_line file_write "$DATA/secret"
 }
 
+# For the outer program's sh -c scripts: wait (up to 20 s) until the
+# nested fbac-run started in the background as $inner has registered and
+# started its program, which is then $child.
+STARTED='for i in $(seq 200); do
+		read -r child </proc/$inner/task/$inner/children
+		[ -n "$child" ] && break
+		sleep 0.1
+	done'
+
 @test "nested: kill -9 of the nested fbac-run leaves its processes under its policy (orphaned)" {
 	mkfifo "$DATA/go"
 	# The inner program leaves a subshell that waits for a line (from
@@ -160,7 +169,7 @@ expect_write_exec() { # HOME
 		exec 3<>"$HOME/data/go"
 		'"$INNER"' sh -c "exec 4<&0; (read -r x <&4; echo hacked >\"\$HOME/data/secret\" && echo orphan-wrote || echo orphan-refused) & exit 0" <&3 &
 		inner=$!
-		sleep 1
+		'"$STARTED"'
 		kill -9 "$inner"
 		wait "$inner"; echo "inner=$?"
 		# Another nested run: its registration forgets which processes
@@ -178,9 +187,8 @@ expect_write_exec() { # HOME
 	run --separate-stderr outer -l "$LOG" -- sh -c '
 		'"$INNER"' sleep 60 &
 		inner=$!
-		sleep 1
-		read -r child </proc/$inner/task/$inner/children
-		kill -9 "$inner" "$child"
+		'"$STARTED"'
+		kill -9 "$inner" $child
 		wait
 		"$FBAC_RUN" --as Basic_Runtime --as Read_Write_Directory -D "Read_Write_Directory.dir=$HOME/data" \
 			sh -c "echo new >\"\$HOME/data/new\" && echo wrote"'
@@ -207,7 +215,11 @@ cat "$HOME/data/err" >&2
 # orphaned and kept; once the sleep is gone too, the next nested run
 # takes its place.
 set -- $pids
-read -r child </proc/$1/task/$1/children
+for i in $(seq 200); do
+	read -r child </proc/$1/task/$1/children
+	[ -n "$child" ] && break
+	sleep 0.1
+done
 kill -9 "$1"
 "$FBAC_RUN" --as Basic_Runtime true 2>"$HOME/data/err"
 grep -q 'did not take' "$HOME/data/err" && echo orphan-kept
