@@ -29,8 +29,8 @@
 
 #define SEALS_WANTED (F_SEAL_WRITE | F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL)
 
-/* The stack in fd (ours), read whole. Return: 0, -EPERM (not sealed, or
- * not a memfd), -EFBIG (beyond FBAC_MAX_NEST_STACK), -EBADMSG, -ENOMEM. */
+/* The stack in fd (ours), read whole. Return: 0, -EPERM (not sealed),
+ * -EFBIG (beyond FBAC_MAX_NEST_STACK), -EBADMSG, -ENOMEM. */
 static int read_stack(int fd, struct fbac_stack *st)
 {
 	struct fbac_diag d = { 0 };
@@ -80,19 +80,14 @@ static void describe(const struct fbac_stack *st, char *buf, size_t size)
 	}
 }
 
-static void do_register(struct call *c)
+/* The registration of the memory file fd (our copy). */
+static void do_register(struct call *c, int fd)
 {
 	struct fbac_stack st = { 0 };
 	char what[512], text[768];
-	int fd, r;
+	int r;
 
-	fd = target_getfd(c->tid, (int)ARG(c, 0));
-	if (fd < 0) {
-		call_fail(c, fd);
-		return;
-	}
 	r = read_stack(fd, &st);
-	close(fd);
 	describe(&st, what, sizeof(what));
 	if (r == 0)
 		r = call_nest_register(c, &st);
@@ -123,16 +118,30 @@ bool handle_nest(struct call *c)
 	unsigned int cmd = (unsigned int)ARG(c, 1);
 	int r;
 
+	int fd;
+
 	if (c->nr != SYS_ioctl ||
 	    (cmd != FBAC_IOC_NEST_REGISTER && cmd != FBAC_IOC_NEST_DONE))
 		return false;
-	if (cmd == FBAC_IOC_NEST_REGISTER) {
-		do_register(c);
-		return true;
+	/* Ours on a memory file only: on anything else (a device whose own
+	 * requests have these numbers, a bad descriptor) the kernel answers,
+	 * through handle_ioctl(). */
+	fd = target_getfd(c->tid, (int)ARG(c, 0));
+	if (fd >= 0 && fcntl(fd, F_GET_SEALS) < 0) {
+		close(fd);
+		fd = -1;
 	}
-	r = call_nest_done(c);
-	if (r == 0)
-		call_tell(c, "nested run ended: nothing of it is left", false);
-	call_respond(c, 0, r);
+	if (fd < 0)
+		return false;
+	if (cmd == FBAC_IOC_NEST_REGISTER) {
+		do_register(c, fd);
+	} else {
+		r = call_nest_done(c);
+		if (r == 0)
+			call_tell(c, "nested run ended: nothing of it is left",
+				  false);
+		call_respond(c, 0, r);
+	}
+	close(fd);
 	return true;
 }

@@ -2,11 +2,12 @@
 /*
  * A nested fbac-run's registration (src/fbac-run/nest-abi.h), made wrong
  * on purpose: the ioctl on a memfd that is not sealed, one beyond the
- * size limit, one that holds no stack, and DONE without a registration.
+ * size limit, one that holds no stack, and DONE without a registration;
+ * and the request on a device (/dev/null), which is the kernel's to answer.
  * Prints one line per case, "CASE ERRNO-NAME" ("0" when it succeeded).
  * Natively (no fbac supervisor above) each answers ENOTTY: the memfd's
  * own answer, on which a nested fbac-run falls back.
- * usage: nest-register unsealed|big|garbage|done|empty...
+ * usage: nest-register unsealed|big|garbage|done|empty|device...
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -74,8 +75,14 @@ int main(int argc, char **argv)
 			fd = memfd("FBAC this is no stack at all", 0, SEALS);
 		else if (!strcmp(c, "empty") || !strcmp(c, "done"))
 			fd = memfd(NULL, 0, SEALS);
+		else if (!strcmp(c, "device"))
+			fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
 		else {
 			fprintf(stderr, "unknown case '%s'\n", c);
+			return 2;
+		}
+		if (fd < 0) {
+			perror(c);
 			return 2;
 		}
 		e = ioctl(fd,
