@@ -94,6 +94,16 @@
 /* Directories held open (O_PATH) and watched, names looked up in them
  * with no walk (src/fbac-run/landlock-watch.c). */
 #define FBAC_MAX_KNOWN_DIRS 64
+/* Nested runs registered with one supervisor at once (a bit each in a
+ * 32-bit mask); past it a nested run falls back to its own layers. */
+#define FBAC_MAX_NESTED 32
+/* Bytes of the stack a nested run hands over (a sealed memfd): a stack
+ * as the stack cache holds it, which is far smaller than this. */
+#define FBAC_MAX_NEST_STACK (16 * 1024 * 1024)
+/* Processes whose nested runs are remembered, and the parent chain walked
+ * to find them: past the depth, a process is under every registration. */
+#define FBAC_MAX_NEST_CACHE 512
+#define FBAC_MAX_NEST_DEPTH 64
 
 /* Denials: hints and the per-user log. */
 #define FBAC_MAX_HINT_TRIES 16      /* -D hints tried for one denial */

@@ -124,6 +124,33 @@ finished() {
 	finished 0
 }
 
+# A nested run (fbac-run(1), "Nested runs"): sleep under its own
+# fbac-run, started by a confined sh. The nested fbac-run stays sleep's
+# parent; ^Z stops the four, the outer fbac-run once sh has stopped.
+@test "jobs: a nested run: ^Z stops it and its confined parent, fg resumes, ^C ends it (130)" {
+	need_commands /usr/bin/sleep
+	shell_start
+	type_line "fbac-run -q --as Version_Control_Client --as Run_Helper_Programs -D Run_Helper_Programs.programs=\$(command -v fbac-run),/usr/bin/sleep --as Read_Only_Directory -D Read_Only_Directory.dir=\$FBAC_DATADIR sh -c 'fbac-run -q --as Basic_Runtime sleep 62'"
+	local pid='' i
+	for ((i = 0; i < 200; i++)); do
+		pid=$(pgrep -x -f 'sleep 62') && break
+		sleep 0.05
+	done
+	[[ -n $pid ]] || fail "sleep does not run"
+	# Its parent is the nested fbac-run, not the confined sh.
+	[[ $(ps -o args= -p "$(ps -o ppid= -p "$pid" | tr -d ' ')") == 'fbac-run -q --as Basic_Runtime sleep 62' ]] ||
+		fail "sleep's parent is not the nested fbac-run"
+	keys C-z
+	stopped_to_prompt
+	resume
+	for ((i = 0; i < 200; i++)); do
+		[[ $(ps -o stat= -p "$pid") == S+* ]] && break
+		sleep 0.05
+	done
+	keys C-c
+	finished 130
+}
+
 @test "jobs: a program without a handler: ^Z stops both, fg resumes, ^C ends it (130)" {
 	need_commands /usr/bin/sleep
 	shell_start

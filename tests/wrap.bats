@@ -338,8 +338,10 @@ OUTER=(--as Version_Control_Client --as Run_Helper_Programs
 	[[ $output == *"Seccomp_filters: 2"* ]]
 	[[ $output == *inner=126* ]]
 	[[ $stderr == *"id: Permission denied"* ]]
+	# The outer supervisor refuses it, by the inner policy, with a line.
+	[[ $stderr == *"fbac: denied file_execute '/usr/bin/id' for "*"not granted by --as (layer command line, a nested run's policy)"* ]]
 	[[ $stderr == *"warning: nested run: no event goes to '$HOME/inner.log'"* ]]
-	[[ $stderr == *"fbac: nested run: '/usr/bin/sh' starts under another supervisor (a second seccomp listener is refused: Operation not permitted); adding this policy's landlock layers and the static seccomp filter, which only narrow what the outer policy allows"* ]]
+	[[ $stderr == *"fbac: nested run: '/usr/bin/sh' starts under another supervisor (a second seccomp listener is refused: Operation not permitted); this policy is registered with it, which decides the calls of every process of this run by this policy too; adding this policy's landlock layers and the static seccomp filter"* ]]
 }
 
 @test "nested: git, confined, runs the wrapped less as its pager" {
@@ -361,13 +363,18 @@ OUTER=(--as Version_Control_Client --as Run_Helper_Programs
 	tty_run "$script"
 	wait_pane 'the first commit'
 	# The pager is the wrapped less (the wrapper names /usr/bin/less),
-	# under git's filter and its own: two seccomp filters.
+	# under git's filter and its own: two seccomp filters. Its parent is
+	# the nested fbac-run, which registered less's policy with git's
+	# supervisor and stays until less is gone; git started it.
 	local pid p
 	for p in $(descendants "$(tmux -S "$TMUX_SOCK" display-message -p '#{pane_pid}')"); do
 		[[ $(ps -o args= -p "$p") == /usr/bin/less ]] && pid=$p
 	done
 	[[ -n $pid ]]
-	[[ $(ps -o args= -p "$(ps -o ppid= -p "$pid" | tr -d ' ')") == git\ log ]]
+	local parent
+	parent=$(ps -o ppid= -p "$pid" | tr -d ' ')
+	[[ $(ps -o args= -p "$parent") == "$FBAC_RUN -- /usr/bin/less" ]]
+	[[ $(ps -o args= -p "$(ps -o ppid= -p "$parent" | tr -d ' ')") == git\ log ]]
 	grep -q '^Seccomp_filters:	2$' "/proc/$pid/status"
 	keys q
 	wait_pane 'git-status=0'

@@ -31,4 +31,15 @@ void event_log(struct call *c, const struct fbac_query *q, bool allowed,
 	       const struct fbac_stack_entry *denier,
 	       const struct fbac_verdict *v);
 
+/*
+ * Nested runs (call-nest.c), asked only while s->nested_runs: whether
+ * every registration the caller is under allows q (only those that keep
+ * metadata mediated, with mediated_only), its refusal logged with the
+ * entry that refused, and in learn mode the allowance with outer's
+ * verdict; the same without logging for a path.
+ */
+bool nest_decide(struct call *c, const struct fbac_query *q,
+		 const struct fbac_verdict *outer, bool mediated_only);
+bool nest_would_allow(struct call *c, enum fbac_op op, const char *path);
+
 #endif

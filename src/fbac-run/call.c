@@ -171,6 +171,9 @@ bool call_decide(struct call *c, const struct fbac_query *q)
 	const struct fbac_stack_entry *denier =
 		fbac_stack_query(c->s->stack, q, &v);
 
+	/* Under a nested run: its policy must allow it too. */
+	if (!denier && __atomic_load_n(&c->s->nested_runs, __ATOMIC_ACQUIRE))
+		return nest_decide(c, q, &v, false);
 	if (denier || c->s->mode == MODE_LEARN)
 		event_log(c, q, !denier, denier, &v);
 	if (!denier)
@@ -184,8 +187,11 @@ bool call_would_allow_path(struct call *c, enum fbac_op op, const char *path)
 	struct fbac_verdict v;
 
 	path = policy_path(c, path, buf, sizeof(buf));
-	return fbac_path_is_normal(path) &&
-	       !fbac_stack_check_path(c->s->stack, op, path, &v);
+	if (!fbac_path_is_normal(path) ||
+	    fbac_stack_check_path(c->s->stack, op, path, &v))
+		return false;
+	return !__atomic_load_n(&c->s->nested_runs, __ATOMIC_ACQUIRE) ||
+	       nest_would_allow(c, op, path);
 }
 
 bool call_decide_path(struct call *c, enum fbac_op op, const char *path)
@@ -202,9 +208,19 @@ bool call_decide_path(struct call *c, enum fbac_op op, const char *path)
 
 bool call_decide_getattr(struct call *c, const char *path)
 {
-	if (c->s->metadata_visible)
+	char buf[FBAC_MAX_PATH];
+	struct fbac_query q = { .op = FBAC_OP_FILE_GETATTR };
+
+	if (!c->s->metadata_visible)
+		return call_decide_path(c, FBAC_OP_FILE_GETATTR, path);
+	/* Visible to the program's policy: a nested run's that keeps
+	 * metadata mediated still decides for its processes. */
+	if (!__atomic_load_n(&c->s->nested_runs, __ATOMIC_ACQUIRE))
 		return true;
-	return call_decide_path(c, FBAC_OP_FILE_GETATTR, path);
+	q.path = policy_path(c, path, buf, sizeof(buf));
+	if (q.path[0] == '/' && !fbac_path_is_normal(q.path))
+		return false;
+	return nest_decide(c, &q, NULL, true);
 }
 
 int call_read_addr(struct call *c, uint64_t ptr, uint64_t len, struct addr *a)

@@ -46,6 +46,9 @@ struct call {
 	/* What the object is to the call, when not the object named
 	 * ("the loader of '/usr/bin/curl'"): in the denial line. */
 	const char *about;
+	/* The stack of the nested run whose policy refused the call being
+	 * logged (call-nest.c), or NULL: the program's own. */
+	const struct fbac_stack *nested;
 	/* Answers given (or the hand-over to a worker): exactly one by
 	 * the time the handler returns (THE RULE above; checked in a
 	 * debug build). */
@@ -179,6 +182,29 @@ bool call_decide_path(struct call *c, enum fbac_op op, const char *path);
 bool call_decide_getattr(struct call *c, const char *path);
 /* Whether op on path is allowed, without deciding or logging anything. */
 bool call_would_allow_path(struct call *c, enum fbac_op op, const char *path);
+
+/* ---- nested runs (call-nest.c) ---- */
+
+/*
+ * Register the caller's process as a nested run whose stack is st (taken
+ * over: st is empty after): from now on, its descendants are decided by
+ * st too. Return: 0, -EEXIST (registered already), -EUSERS
+ * (FBAC_MAX_NESTED registrations), -EOPNOTSUPP (the kernel does not count
+ * seccomp filters), -ESRCH (the caller is gone) or -errno.
+ */
+int call_nest_register(struct call *c, struct fbac_stack *st);
+/* The caller's registration ends: it has no descendant left. Return: 0
+ * or -ENOENT (it has none). */
+int call_nest_done(struct call *c);
+
+/*
+ * Tell what the supervisor did for the call that is no policy decision (a
+ * nested run registered): one JSON line in the --log file, as a system
+ * call allowed with a reason ("operation": "syscall", "decision":
+ * "allow", "reason": TEXT, which fbac learn passes over), and, with line,
+ * one on stderr ("fbac: TEXT, for exe[pid]").
+ */
+void call_tell(struct call *c, const char *text, bool line);
 
 /* A socket address copied from the program. */
 struct addr {

@@ -105,6 +105,9 @@ static void human_line(struct call *c, const struct fbac_query *q,
 	char fill[FBAC_MAX_PATH];
 	const char *base = strrchr(exe, '/'), *fill_dir;
 	const struct fbac_resolved_protected *pp;
+	/* A nested run's policy refused it (call-nest.c): its protected
+	 * paths explain it, and no -D of ours would grant it. */
+	const struct fbac_stack *nested = denier ? c->nested : NULL;
 	/* A carve-out of the policy itself beats any grant. */
 	bool carved = v && v->deny_rule && v->origin;
 	/* Before the line starts: reading it may report a problem. */
@@ -133,15 +136,16 @@ static void human_line(struct call *c, const struct fbac_query *q,
 	}
 	/* A protected path is granted only by what names it (no -D hint
 	 * adds it to a folder parameter: lib/hint.c). */
-	pp = fbac_hint_protected(c->s->stack, q);
+	pp = fbac_hint_protected(nested ? nested : c->s->stack, q);
 	fill_dir = fbac_suggest_fill_dir(q, fill, sizeof(fill));
 	if (lib) {
 		(void)fbac_suggest(lib, c->s->env, q, fill_dir, sug, 3, &n_sug);
 		/* Never a protected path given to a parameter of another. */
 		if (pp)
 			n_sug = fbac_suggest_drop_params(sug, n_sug);
-		n_hints = hint_defines(c->s, lib, q, fill_dir, hints,
-				       ARRAY_SIZE(hints));
+		n_hints = nested ? 0 :
+				   hint_defines(c->s, lib, q, fill_dir, hints,
+						ARRAY_SIZE(hints));
 	}
 	fprintf(stderr, "not granted by %s (layer %s)", denier->policy->name,
 		denier->layer_name);
@@ -358,6 +362,35 @@ void call_refuse_syscall(struct call *c, const char *reason, bool quiet)
 	q.path = filter_syscall_name(c->nr);
 	event_log_locked(c, &q, false, NULL, NULL, reason, quiet);
 	pthread_mutex_unlock(&c->s->events.lock);
+}
+
+void call_tell(struct call *c, const char *text, bool line)
+{
+	struct sup *s = c->s;
+	char exe[FBAC_MAX_PATH];
+	const char *base;
+	struct timespec now;
+
+	exe_of(c->tid, exe, sizeof(exe));
+	base = strrchr(exe, '/');
+	pthread_mutex_lock(&s->events.lock);
+	if (line && s->verbosity >= 0)
+		fprintf(stderr, "fbac: %s, for %s[%d]\n", text,
+			base ? base + 1 : exe, (int)c->tid);
+	if (s->log) {
+		clock_gettime(CLOCK_REALTIME, &now);
+		fprintf(s->log, "{\"time\": %lld.%03ld, \"pid\": %d, \"exe\": ",
+			(long long)now.tv_sec, now.tv_nsec / 1000000,
+			(int)c->tid);
+		json_string(s->log, exe);
+		fprintf(s->log,
+			", \"syscall\": \"%s\", \"operation\": \"syscall\", \"object\": \"%s\", \"decision\": \"allow\", \"reason\": ",
+			filter_syscall_name(c->nr), filter_syscall_name(c->nr));
+		json_string(s->log, text);
+		fputs("}\n", s->log);
+		fflush(s->log);
+	}
+	pthread_mutex_unlock(&s->events.lock);
 }
 
 /* One JSON line for the kill, in f. */

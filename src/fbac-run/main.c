@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -167,10 +168,16 @@ int main(int argc, char **argv)
 		NULL, NULL, NULL
 	};
 	struct options o = { .mode = MODE_ENFORCE };
+	int ret;
 
 	program_name_short = "fbac-run";
 	argp_err_exit_status = EXIT_FBAC;
 	if (argp_parse(&argp, argc, argv, ARGP_IN_ORDER, NULL, &o) != 0)
 		return EXIT_FBAC;
-	return run(&o);
+	ret = run(&o);
+	if (o.exit_now) {
+		fflush(NULL);
+		_exit(ret);
+	}
+	return ret;
 }

@@ -14,6 +14,7 @@
 #include "nested.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <linux/close_range.h>
 #include <linux/filter.h>
 #include <linux/seccomp.h>
@@ -21,6 +22,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -28,7 +31,9 @@
 
 #include "filter.h"
 #include "launch.h"
+#include "nest-abi.h"
 #include "output.h"
+#include "scache.h"
 
 extern char **environ;
 
@@ -71,41 +76,83 @@ int nested_probe(void)
 	}
 }
 
-int nested_exec(const struct nested_run *n)
+int nested_prepare(const struct nested_run *n, struct nested_prep *p)
 {
-	int sup[FBAC_MAX_LAYERS + 1], prog[FBAC_MAX_LAYERS + 1];
+	int sup[FBAC_MAX_LAYERS + 1];
 	struct landlock_extra extras[FBAC_MAX_LAYERS + 1];
-	struct filter_prog f = { 0 };
-	struct sock_fprog fp;
 	int r;
 
 	memset(extras, 0, sizeof(extras));
 	memset(sup, -1, sizeof(sup));
-	memset(prog, -1, sizeof(prog));
-	if (filter_build_static(&f) < 0)
+	memset(p->prog, -1, sizeof(p->prog));
+	p->f = (struct filter_prog){ 0 };
+	if (filter_build_static(&p->f) < 0)
 		return -EINVAL;
-	if (n->mode == MODE_ENFORCE) {
-		/* No supervisor of ours answers for the program: it gets the
-		 * whole plan of each entry, not reads through narrow rules. */
-		if (landlock_expand(n->st, extras) < 0) {
-			filter_prog_free(&f);
-			return log_error(-ENOMEM, "out of memory");
-		}
-		r = landlock_prepare(n->st, n->abi, extras, NULL, 0, sup, prog);
-		landlock_extra_release(extras, n->st->n);
-		landlock_extra_free(extras, ARRAY_SIZE(extras));
-		landlock_close(sup, n->st->n);
-		if (r < 0) {
-			filter_prog_free(&f);
-			return r;
-		}
+	if (n->mode != MODE_ENFORCE)
+		return 0;
+	/* No supervisor of ours answers for the program: it gets the whole
+	 * plan of each entry, not reads through narrow rules. */
+	if (landlock_expand(n->st, extras) < 0) {
+		nested_prep_free(p);
+		return log_error(-ENOMEM, "out of memory");
 	}
-	if (n->verbosity > 0)
-		fprintf(stderr, "fbac: nested run: '%s' starts under another supervisor (a second seccomp listener is refused: %s); adding %s the static seccomp filter, which only narrow what the outer policy allows\n",
-			n->exe, strerror(n->why),
-			n->mode == MODE_ENFORCE ? "this policy's landlock layers and" :
-						  "(not enforcing: no landlock layers)");
-	fflush(NULL);
+	r = landlock_prepare(n->st, n->abi, extras, NULL, 0, sup, p->prog);
+	landlock_extra_release(extras, n->st->n);
+	landlock_extra_free(extras, ARRAY_SIZE(extras));
+	landlock_close(sup, n->st->n);
+	if (r < 0) {
+		nested_prep_free(p);
+		return r;
+	}
+	return 0;
+}
+
+void nested_prep_free(struct nested_prep *p)
+{
+	landlock_close(p->prog, ARRAY_SIZE(p->prog));
+	filter_prog_free(&p->f);
+}
+
+int nested_register(const struct fbac_stack *st)
+{
+	static const unsigned seals = F_SEAL_WRITE | F_SEAL_SHRINK |
+				      F_SEAL_GROW | F_SEAL_SEAL;
+	void *buf = NULL;
+	size_t len = 0, off = 0;
+	int fd, r;
+
+	r = fbac_scache_encode(FBAC_NEST_KEY, strlen(FBAC_NEST_KEY), st, &buf,
+			       &len);
+	if (r < 0)
+		return r;
+	fd = memfd_create("fbac-nested", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+	if (fd < 0) {
+		r = -errno;
+		free(buf);
+		return r;
+	}
+	while (off < len) {
+		ssize_t w = write(fd, (char *)buf + off, len - off);
+
+		if (w <= 0)
+			break;
+		off += (size_t)w;
+	}
+	free(buf);
+	if (off != len || fcntl(fd, F_ADD_SEALS, seals) < 0 ||
+	    ioctl(fd, FBAC_IOC_NEST_REGISTER, 0) < 0) {
+		r = off != len ? -EIO : -errno;
+		close(fd);
+		return r;
+	}
+	return fd;
+}
+
+int nested_enter(const struct nested_run *n, struct nested_prep *p)
+{
+	struct sock_fprog fp;
+	int r;
+
 	r = drop_capabilities();
 	if (r < 0) {
 		errno = -r;
@@ -118,25 +165,24 @@ int nested_exec(const struct nested_run *n)
 		r = log_error(-errno, "cannot set up the nested sandbox: %m");
 		goto fail;
 	}
-	r = landlock_restrict(prog, n->st->n);
-	landlock_close(prog, n->st->n);
+	r = landlock_restrict(p->prog, n->st->n);
+	landlock_close(p->prog, n->st->n);
 	if (r < 0) {
 		errno = -r;
 		log_error(r, "cannot enforce the landlock layers: %m");
 		goto fail;
 	}
-	fp = (struct sock_fprog){ .len = f.len, .filter = f.insns };
+	fp = (struct sock_fprog){ .len = p->f.len, .filter = p->f.insns };
 	if (syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &fp) < 0) {
 		r = log_error(-errno, "cannot load the seccomp filter: %m");
 		goto fail;
 	}
-	filter_prog_free(&f);
+	filter_prog_free(&p->f);
 	execve(n->exe, n->argv, environ);
 	r = -errno;
 	log_error(r, "cannot run '%s': %m", n->exe);
 	return r == -ENOENT ? -ENOENT : -EACCES;
 fail:
-	landlock_close(prog, ARRAY_SIZE(prog));
-	filter_prog_free(&f);
+	nested_prep_free(p);
 	return -EINVAL;
 }

@@ -136,21 +136,51 @@ static int run_print_check(struct run_state *rs)
 	return 0;
 }
 
-/* A nested run: no supervisor, the whole plan in the kernel. Returns
- * only on failure: the exit status. */
+/* A nested run: no supervisor, the whole plan in the kernel, and the
+ * stack handed to the outer supervisor when it takes it (nested.c). */
 static int run_nested(struct run_state *rs)
 {
 	const struct options *o = rs->o;
-	struct nested_run nr = { .st = &rs->st, .abi = rs->abi,
-				 .mode = o->mode, .exe = rs->exe,
-				 .argv = o->command, .verbosity = o->verbosity,
-				 .why = rs->nested };
-	int r;
+	struct nested_run nr = { .st = &rs->st,
+				 .abi = rs->abi,
+				 .mode = o->mode,
+				 .exe = rs->exe,
+				 .argv = o->command };
+	struct nested_prep prep;
+	int r, memfd = -ENOTTY;
 
 	if (o->log)
 		log_error(0, "warning: nested run: no event goes to '%s' (the outer supervisor decides, and logs in its own log; see 'Nested runs' in fbac-run(1))",
 			  o->log);
-	r = nested_exec(&nr);
+	if (nested_prepare(&nr, &prep) < 0)
+		return EXIT_FBAC;
+	/* Only a policy in force is handed over: complain and learn modes
+	 * decide nothing. */
+	if (o->mode == MODE_ENFORCE)
+		memfd = nested_register(&rs->st);
+	if (memfd < 0 && memfd != -ENOTTY) {
+		errno = -memfd;
+		log_error(memfd,
+			  "warning: nested run: the outer supervisor did not take this policy (%m): only its landlock layers and static filter narrow what '%s' does",
+			  rs->exe);
+	}
+	if (o->verbosity > 0 && memfd >= 0)
+		fprintf(stderr,
+			"fbac: nested run: '%s' starts under another supervisor (a second seccomp listener is refused: %s); this policy is registered with it, which decides the calls of every process of this run by this policy too; adding this policy's landlock layers and the static seccomp filter\n",
+			rs->exe, strerror(rs->nested));
+	else if (o->verbosity > 0)
+		fprintf(stderr,
+			"fbac: nested run: '%s' starts under another supervisor (a second seccomp listener is refused: %s); adding %s the static seccomp filter, which only narrow what the outer policy allows\n",
+			rs->exe, strerror(rs->nested),
+			o->mode == MODE_ENFORCE ?
+				"this policy's landlock layers and" :
+				"(not enforcing: no landlock layers)");
+	fflush(NULL);
+	if (memfd >= 0) {
+		rs->o->exit_now = true;
+		return nested_parent(&nr, &prep, memfd, &rs->la.saved_mask);
+	}
+	r = nested_enter(&nr, &prep);
 	return r == -ENOENT ? EXIT_NOT_FOUND :
 	       r == -EACCES ? EXIT_CANNOT_EXEC :
 			      EXIT_FBAC;
@@ -425,6 +455,7 @@ static void run_end(struct run_state *rs)
 				unlisted, FBAC_MAX_NARROW_LISTED);
 	}
 	events_summary(&rs->s);
+	nests_free(&rs->s);
 	if (rs->s.log)
 		fclose(rs->s.log);
 	if (rs->learn_log[0])

@@ -41,6 +41,10 @@ struct options {
 	bool check, full, best_effort, supervise_all, no_infer, bad;
 	bool yes;	  /* --learn: save the proposal without questions */
 	bool learn_empty; /* learning a program no policy names */
+	/* Out: end with _exit(), as a registered nested run's fbac-run does:
+	 * a sanitizer's leak check at exit would ptrace it, which the outer
+	 * filter refuses, and it has nothing to release. */
+	bool exit_now;
 	char **command;
 };
 

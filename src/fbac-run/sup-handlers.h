@@ -43,6 +43,10 @@ bool handle_signal(struct call *c);
  * device ioctl (the device opened without file_ioctl); the call then
  * continues and the kernel decides */
 bool handle_ioctl(struct call *c);
+/* sup-nest.c: ioctl FBAC_IOC_NEST_REGISTER and FBAC_IOC_NEST_DONE on a
+ * memory file (nest-abi.h): a nested fbac-run hands its stack over, and
+ * says when nothing of it is left; false on any other file */
+bool handle_nest(struct call *c);
 /* sup-net.c: connect, bind, listen */
 void handle_net(struct call *c);
 /* sup-send.c: sendto, sendmsg, sendmmsg */

@@ -123,7 +123,17 @@ struct sup {
 	 * here (filter.c), and file_getattr is granted on every path
 	 * (call_decide_getattr), extended attributes and inotify excepted. */
 	bool metadata_visible;
+	/* Nested runs registered (call-nest.c), live or orphaned: while
+	 * none is, no decision looks for them. Atomic. */
+	unsigned long nested_runs;
+	/* Their registry, made by the first registration (call-nest.c);
+	 * NULL until then. Atomic. */
+	struct sup_nests *nests;
 };
+
+/* Free the nested runs' registry (call-nest.c), once the receivers have
+ * ended. */
+void nests_free(struct sup *s);
 
 /* The signals the supervisor takes through a signalfd (forwarding all
  * but SIGCHLD to the program); block them before starting it. */

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "macro.h"
+#include "procstat.h"
 
 #ifndef PIDFD_THREAD
 #define PIDFD_THREAD O_EXCL
@@ -89,6 +90,11 @@ void target_cache_pidfds(void)
 	pidfd_caching = true;
 }
 
+bool target_caching_pidfds(void)
+{
+	return pidfd_caching;
+}
+
 static int open_pidfd(pid_t tid)
 {
 	/* A thread pidfd, so that a thread with its own fd table works. */
@@ -97,6 +103,11 @@ static int open_pidfd(pid_t tid)
 	if (pidfd < 0 && errno == EINVAL)
 		pidfd = (int)syscall(SYS_pidfd_open, tid, 0);
 	return pidfd < 0 ? -errno : pidfd; /* pidfds are close-on-exec */
+}
+
+int target_thread_pidfd(pid_t tid)
+{
+	return open_pidfd(tid);
 }
 
 int target_getfd(pid_t tid, int fd)
@@ -271,30 +282,52 @@ mode_t target_umask(pid_t tid)
 	return (mode_t)strtol(v, NULL, 8) & 0777;
 }
 
-int target_proc_stat(pid_t pid, struct target_stat *out)
+/* The first size - 1 bytes of /proc/PID/NAME, NUL-terminated. Return:
+ * their length or -errno. */
+static ssize_t read_proc(pid_t pid, const char *name, char *buf, size_t size)
 {
-	char path[64], buf[512], *p;
-	int ppid, session;
-	unsigned long tty;
+	char path[64];
 	ssize_t n;
 	int fd;
 
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	snprintf(path, sizeof(path), "/proc/%d/%s", (int)pid, name);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
-	n = read(fd, buf, sizeof(buf) - 1);
+	n = read(fd, buf, size - 1);
 	close(fd);
 	if (n <= 0)
 		return -EIO;
 	buf[n] = 0;
-	/* After "pid (comm) " (comm may hold anything but the last ')'):
-	 * state ppid pgrp session tty_nr. */
-	p = strrchr(buf, ')');
-	if (!p || sscanf(p + 1, " %*c %d %*d %d %lu", &ppid, &session, &tty) != 3)
+	return n;
+}
+
+int target_proc_stat(pid_t pid, struct target_stat *out)
+{
+	struct fbac_proc_stat st;
+	char buf[1024];
+	ssize_t n = read_proc(pid, "stat", buf, sizeof(buf));
+
+	if (n < 0)
+		return (int)n;
+	if (fbac_proc_stat_parse(buf, (size_t)n, &st) < 0)
 		return -EIO;
-	out->ppid = (pid_t)ppid;
-	out->session = (pid_t)session;
-	out->tty_nr = tty;
+	out->ppid = (pid_t)st.ppid;
+	out->session = (pid_t)st.session;
+	out->tty_nr = st.tty_nr;
+	out->flags = st.flags;
+	out->start = st.start;
 	return 0;
+}
+
+int target_seccomp_filters(pid_t pid)
+{
+	char buf[4096];
+	ssize_t n = read_proc(pid, "status", buf, sizeof(buf));
+	int r;
+
+	if (n < 0)
+		return (int)n;
+	r = fbac_proc_status_seccomp_filters(buf, (size_t)n);
+	return r == -EBADMSG ? -EIO : r;
 }

@@ -24,6 +24,11 @@ int target_write(pid_t tid, uint64_t addr, const void *buf, size_t len);
 int target_getfd(pid_t tid, int fd);
 /* Keep thread pidfds for this thread's later calls (receivers only). */
 void target_cache_pidfds(void);
+/* Whether this thread keeps them: it lives as long as the supervisor. */
+bool target_caching_pidfds(void);
+/* A pidfd of thread tid (of its process on a kernel without thread
+ * pidfds, where that fails for a thread but the leader), or -errno. */
+int target_thread_pidfd(pid_t tid);
 /* An O_PATH descriptor of the thread's working directory or root. */
 int target_cwd(pid_t tid);
 /* The path of its working directory as the kernel names it, into buf.
@@ -53,7 +58,13 @@ mode_t target_umask(pid_t tid);
 struct target_stat {
 	pid_t ppid, session;
 	unsigned long tty_nr; /* the controlling terminal, 0 for none */
+	unsigned long flags;  /* PF_* (FBAC_PF_EXITING) */
+	unsigned long long start; /* its start time: with pid, an identity */
 };
+/* Return: 0, -errno (the process is gone), or -EIO (unreadable). */
 int target_proc_stat(pid_t pid, struct target_stat *out);
+/* The number of seccomp filters pid runs under (/proc/PID/status), or
+ * -errno (-ENOENT on a kernel that does not tell). */
+int target_seccomp_filters(pid_t pid);
 
 #endif
