@@ -27,10 +27,14 @@ load helpers
 RUN_FIX=$REPO/tests/fixtures/run
 PROGS=$(cd "$FBAC_BUILD_DIR/tests/progs" 2>/dev/null && pwd -P || echo "$FBAC_BUILD_DIR/tests/progs")
 SECRET=TOPSECRET-7f3a91
+# Fast-path checks before the supervisor watches directories instead of
+# walking them (lib/fbac-limits.h): a run past it, for the watch's tests.
+WATCH_AFTER=$(sed -n 's/^#define FBAC_WATCH_AFTER \([0-9]*\).*/\1/p' "$REPO/lib/fbac-limits.h")
 
 setup() {
 	[[ -x $FBAC_RUN ]] || fail "no $FBAC_RUN: run make"
 	[[ -x $PROGS/open-many ]] || fail "no $PROGS/open-many: run make test-progs"
+	[[ $WATCH_AFTER -gt 0 ]] || fail "FBAC_WATCH_AFTER not found in lib/fbac-limits.h"
 	export FBAC_DATADIR=$RUN_FIX/empty
 	require_kernel_feature "Landlock" \
 		"'$FBAC_RUN' -P '$RUN_FIX/lib' --as Test_System --check true | grep -q '^landlock ABI [1-9]'"
@@ -292,7 +296,8 @@ denial_lines() {
 # that the opens before the change continued.
 replace_mid_run() {
 	local go=$T/go
-	opens -- "$T/pub/a" "$T/pub2/c" --wait "$go" "$T/pub/a" "$T/pub2/c" \
+	opens -- --repeat "$WATCH_AFTER" "$T/pub/a" "$T/pub/a" "$T/pub2/c" \
+		--wait "$go" "$T/pub/a" "$T/pub2/c" \
 		"$T/pub2" >"$BATS_TEST_TMPDIR/fast" 2>"$BATS_TEST_TMPDIR/fast.err" &
 	local pid=$!
 	local i
@@ -329,12 +334,13 @@ replace_mid_run() {
 	need_commands unshare mount || return
 	# In a mount namespace of the test's own, shared by fbac-run: the
 	# mount table's change is what the supervisor must see.
-	export T RUN_FIX PROGS FBAC_RUN BATS_TEST_TMPDIR
+	export T RUN_FIX PROGS FBAC_RUN BATS_TEST_TMPDIR WATCH_AFTER
 	run --separate-stderr unshare -m --propagation private bash -c '
 		go=$T/go
 		"$FBAC_RUN" -q -v -P "$RUN_FIX/lib" --as Test_System \
 			--as Test_Read_Except -D "Test_Read_Except.dir=$T" \
 			-D "Test_Read_Except.except=$T/secret" "$PROGS/open-many" \
+			--repeat "$WATCH_AFTER" "$T/pub2/c" \
 			"$T/pub2/c" --wait "$go" "$T/pub2/c" >"$BATS_TEST_TMPDIR/out" &
 		pid=$!
 		for i in $(seq 1 200); do
@@ -363,7 +369,8 @@ replace_mid_run() {
 	# as the secret it now is.
 	local go=$T/go
 	echo "$SECRET" >"$T/secret/c"
-	opens -- --stat "$T/pub/a" "$T/pub/a" "$T/pub2/c" "$T/pub2/c" \
+	opens -- --repeat "$WATCH_AFTER" "$T/pub/a" \
+		--stat "$T/pub/a" "$T/pub/a" "$T/pub2/c" "$T/pub2/c" \
 		--open "$T/pub/a" "$T/pub/a" "$T/pub2/c" --wait "$go" \
 		--stat "$T/pub/a" "$T/pub2/c" --open "$T/pub/a" "$T/pub2/c" \
 		>"$BATS_TEST_TMPDIR/out" 2>"$BATS_TEST_TMPDIR/err" &
@@ -397,13 +404,14 @@ replace_mid_run() {
 @test "fast path: a directory on another file system is not held open: it can be unmounted while the program runs" {
 	[[ $(id -u) -eq 0 ]] || skip_or_fail "mounting a file system needs root"
 	need_commands unshare mount umount || return
-	export T RUN_FIX PROGS FBAC_RUN BATS_TEST_TMPDIR
+	export T RUN_FIX PROGS FBAC_RUN BATS_TEST_TMPDIR WATCH_AFTER
 	run --separate-stderr unshare -m --propagation private bash -c '
 		go=$T/go
 		mount -t tmpfs fbac-test "$T/pub2" && echo "mounted c" >"$T/pub2/c" || exit 2
 		"$FBAC_RUN" -q -P "$RUN_FIX/lib" --as Test_System \
 			--as Test_Read_Except -D "Test_Read_Except.dir=$T" \
 			-D "Test_Read_Except.except=$T/secret" "$PROGS/open-many" \
+			--repeat "$WATCH_AFTER" "$T/pub/a" \
 			--stat "$T/pub2/c" "$T/pub2/c" "$T/pub2/c" --wait "$go" \
 			"$T/pub2/c" >"$BATS_TEST_TMPDIR/out" &
 		pid=$!
@@ -422,4 +430,24 @@ replace_mid_run() {
 	[[ $(grep -c "^$T/pub2/c size 10$" <<<"$output") -eq 3 ]] ||
 		fail "the mounted file: $output"
 	grep -qx "$T/pub2/c size 15" <<<"$output" || fail "the file below: $output"
+}
+
+@test "fast path: a short run makes no inotify instance (4-14 ms at exit); a long one watches" {
+	need_commands strace || return
+	run --separate-stderr strace -f -qq -e trace=inotify_init1 -o "$BATS_TEST_TMPDIR/st" \
+		"$FBAC_RUN" -q -P "$RUN_FIX/lib" --as Test_System \
+		--as Test_Read_Except -D "Test_Read_Except.dir=$T" \
+		-D "Test_Read_Except.except=$T/secret" "$PROGS/open-many" \
+		--repeat 100 "$T/pub/a" "$T/pub/a"
+	[[ $status -eq 0 && $output == "$T/pub/a ok 7" ]] || fail "short: $output $stderr"
+	[[ $(grep -c inotify_init1 "$BATS_TEST_TMPDIR/st") -eq 0 ]] ||
+		fail "a short run made an inotify instance: $(cat "$BATS_TEST_TMPDIR/st")"
+	run --separate-stderr strace -f -qq -e trace=inotify_init1 -o "$BATS_TEST_TMPDIR/st" \
+		"$FBAC_RUN" -q -P "$RUN_FIX/lib" --as Test_System \
+		--as Test_Read_Except -D "Test_Read_Except.dir=$T" \
+		-D "Test_Read_Except.except=$T/secret" "$PROGS/open-many" \
+		--repeat "$WATCH_AFTER" "$T/pub/a" "$T/pub/a"
+	[[ $status -eq 0 && $output == "$T/pub/a ok 7" ]] || fail "long: $output $stderr"
+	[[ $(grep -c 'inotify_init1.* = [0-9]' "$BATS_TEST_TMPDIR/st") -eq 1 ]] ||
+		fail "a long run made no inotify instance: $(cat "$BATS_TEST_TMPDIR/st")"
 }

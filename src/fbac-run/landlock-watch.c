@@ -60,6 +60,7 @@ struct known_dir {
 static struct {
 	pthread_mutex_t lock;
 	int state; /* 0: not begun, 1: watching, -1: the walk every time */
+	unsigned long asked; /* calls before watching (FBAC_WATCH_AFTER) */
 	int ifd, mfd, efd;
 	struct watched_dir *dirs;
 	size_t n_dirs, cap_dirs;
@@ -299,7 +300,11 @@ static void lock_watch(void)
 	if (holding)
 		return;
 	pthread_mutex_lock(&w.lock);
-	if (w.state == 0)
+	/* An inotify instance costs its process 4-14 ms at exit (the
+	 * kernel waits out an SRCU grace period tearing it down), about
+	 * what 10,000 walks cost: only a run that has asked this often
+	 * makes one. */
+	if (w.state == 0 && ++w.asked >= FBAC_WATCH_AFTER)
 		begin();
 }
 
@@ -327,7 +332,7 @@ bool landlock_still_names(const struct landlock_extra *extras, size_t n,
 
 	lock_watch();
 	news(extras, n);
-	if (w.state < 0) {
+	if (w.state <= 0) {
 		unlock_watch();
 		return walk_names(root_fd, hit);
 	}
@@ -396,7 +401,7 @@ bool landlock_watch_stat(const struct landlock_extra *extras, size_t n,
 	if (len == 0 || len >= FBAC_MAX_PATH || holding)
 		return false;
 	lock_watch();
-	if (w.state < 0)
+	if (w.state <= 0)
 		goto out;
 	k = &w.known[known_slot(dir, len)];
 	if (!k->path || strncmp(k->path, dir, len) || k->path[len]) {

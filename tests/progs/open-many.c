@@ -5,7 +5,9 @@
  * directory, entries listed), or "PATH ENAME". --wait FILE pauses, before
  * the paths after it, until FILE exists (the test changes the tree then).
  * --stat: the paths after it are stat(2)ed instead, "PATH size BYTES" or
- * "PATH ENAME"; --open: opened again.
+ * "PATH ENAME"; --open: opened again. --repeat N PATH: PATH opened and
+ * closed N times with no line (a run past FBAC_WATCH_AFTER, for the
+ * tests of the supervisor's watches).
  * For tests/fastpath.bats, which compares these lines between the kernel
  * fast path and the supervisor alone.
  */
@@ -14,6 +16,7 @@
 #include <fcntl.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -50,6 +53,17 @@ int main(int argc, char **argv)
 
 		if (!strcmp(path, "--wait") && i + 1 < argc) {
 			wait_for(argv[++i]);
+			continue;
+		}
+		if (!strcmp(path, "--repeat") && i + 2 < argc) {
+			long times = strtol(argv[i + 1], NULL, 10);
+
+			for (long k = 0; k < times; k++) {
+				fd = open(argv[i + 2], O_RDONLY | O_CLOEXEC);
+				if (fd >= 0)
+					close(fd);
+			}
+			i += 2;
 			continue;
 		}
 		if (!strcmp(path, "--stat") || !strcmp(path, "--open")) {
