@@ -422,4 +422,28 @@ replace_mid_run() {
 	[[ $(grep -c "^$T/pub2/c size 10$" <<<"$output") -eq 3 ]] ||
 		fail "the mounted file: $output"
 	grep -qx "$T/pub2/c size 15" <<<"$output" || fail "the file below: $output"
+@test "fast path: a directory of many entries is given up after its first batch of names" {
+	# A busy /tmp, read entry by entry for Temporary_Files' holes, was
+	# read whole at every start (getdents64 of 500 names, each matched
+	# against the holes) to be given up for 64: now the first batch of
+	# names past the budget ends it.
+	need_commands strace
+	for i in $(seq 1 2000); do
+		: >"$T/entry-with-a-long-name-$i"
+	done
+	strace -f -y -e trace=getdents64 -o "$BATS_TEST_TMPDIR/trace" \
+		"$FBAC_RUN" -q -v -P "$RUN_FIX/lib" --as Test_System \
+		--as Test_Read_Except -D "Test_Read_Except.dir=$T" \
+		-D "Test_Read_Except.except=$T/secret" \
+		"$PROGS/open-many" -- "$T/entry-with-a-long-name-7" \
+		>"$BATS_TEST_TMPDIR/out" 2>"$BATS_TEST_TMPDIR/err" ||
+		fail "open-many failed: $(cat "$BATS_TEST_TMPDIR/err")"
+	grep -qx "$T/entry-with-a-long-name-7 ok 0" "$BATS_TEST_TMPDIR/out" ||
+		fail "the read: $(cat "$BATS_TEST_TMPDIR/out")"
+	grep -q "1 directories read entry by entry have more than 64 entries" \
+		"$BATS_TEST_TMPDIR/err" || fail "-v: $(cat "$BATS_TEST_TMPDIR/err")"
+	local calls
+	calls=$(grep -c "getdents64([0-9]*<$T>" "$BATS_TEST_TMPDIR/trace")
+	[[ $calls -eq 1 ]] ||
+		fail "$calls reads of '$T': $(grep "<$T>" "$BATS_TEST_TMPDIR/trace")"
 }
