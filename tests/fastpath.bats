@@ -422,6 +422,8 @@ replace_mid_run() {
 	[[ $(grep -c "^$T/pub2/c size 10$" <<<"$output") -eq 3 ]] ||
 		fail "the mounted file: $output"
 	grep -qx "$T/pub2/c size 15" <<<"$output" || fail "the file below: $output"
+}
+
 @test "fast path: a directory of many entries is given up after its first batch of names" {
 	# A busy /tmp, read entry by entry for Temporary_Files' holes, was
 	# read whole at every start (getdents64 of 500 names, each matched
@@ -446,4 +448,30 @@ replace_mid_run() {
 	calls=$(grep -c "getdents64([0-9]*<$T>" "$BATS_TEST_TMPDIR/trace")
 	[[ $calls -eq 1 ]] ||
 		fail "$calls reads of '$T': $(grep "<$T>" "$BATS_TEST_TMPDIR/trace")"
+}
+
+@test "fast path: a folder both run and read through the narrow rules has one rule in the program's ruleset" {
+	# $T/pub is a plan rule (running) and a narrow rule (reading) of the
+	# program's ruleset, on one object: the kernel would merge the two
+	# into their union, so the narrow rights go into the plan's rule.
+	need_commands strace
+	strace -f -y -e trace=landlock_add_rule -o "$BATS_TEST_TMPDIR/trace" \
+		"$FBAC_RUN" -q -P "$RUN_FIX/lib" --as Test_System \
+		--as Test_Read -D "Test_Read.dirs=$T/pub" \
+		--as Test_Execute -D "Test_Execute.dirs=$T/pub" \
+		"$PROGS/open-many" -- "$T/pub/a" "$T/pub" >"$BATS_TEST_TMPDIR/out" ||
+		fail "open-many failed: $(cat "$BATS_TEST_TMPDIR/out")"
+	grep -qx "$T/pub/a ok 7" "$BATS_TEST_TMPDIR/out" ||
+		fail "pub/a: $(cat "$BATS_TEST_TMPDIR/out")"
+	local rules
+	rules=$(grep -c "parent_fd=[0-9]*<$T/pub>" "$BATS_TEST_TMPDIR/trace")
+	# One in the supervisor's ruleset, one in the program's.
+	[[ $rules -eq 2 ]] ||
+		fail "$rules rules on '$T/pub': $(grep "<$T/pub>" "$BATS_TEST_TMPDIR/trace")"
+	run --separate-stderr "$FBAC_RUN" -q --supervise-all -P "$RUN_FIX/lib" \
+		--as Test_System --as Test_Read -D "Test_Read.dirs=$T/pub" \
+		--as Test_Execute -D "Test_Execute.dirs=$T/pub" \
+		"$PROGS/open-many" -- "$T/pub/a" "$T/pub"
+	[[ $output == "$(cat "$BATS_TEST_TMPDIR/out")" ]] ||
+		fail "disagree: fast=$(cat "$BATS_TEST_TMPDIR/out") supervisor=$output"
 }
