@@ -29,7 +29,7 @@ static uint64_t tree_rights_above(const struct fbac_ll_path *v, size_t n,
 	size_t len = strlen(dir);
 	uint64_t acc = 0;
 
-	if (len >= sizeof(up) || dir[0] != '/')
+	if (!n || len >= sizeof(up) || dir[0] != '/')
 		return 0;
 	memcpy(up, dir, len + 1);
 	for (;;) {
