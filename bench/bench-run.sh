@@ -38,7 +38,9 @@
 # fbac-run. Then the start-up bound: the Landlock rules and the seccomp
 # filter of Version_Control_Client, read from `strace` of fbac-run and
 # made by bench-startup-floor alone, timed with `true` and fbac-run
-# (bench-interleave, BENCH_STARTUP_ROUNDS, default 201; needs strace).
+# (bench-interleave, BENCH_STARTUP_ROUNDS, default 201; needs strace),
+# Version_Control_Client's and Text_Viewer's start-ups in the same rounds
+# (run with BENCH_ONLY holding startup or startup-vcc).
 #
 # Then the user-notification floor (bench-notify-floor), and for each
 # workload what the supervisor did (fbac-run -v: calls decided, continued,
@@ -70,6 +72,8 @@
 #   startup     /bin/true (what launching costs), the cache warm (every
 #               run after the first): the compiled policy from it, no
 #               policy file read, the seccomp filter from it
+#   startup-vcc the same as Version_Control_Client (metadata visible: the
+#               smaller filter), the policy of the git-status row
 #   startup-floor  the same rules as startup's Text_Viewer policy, from a
 #               library of one functionality (written from fbac-run -n
 #               --as Text_Viewer) and protected.yaml: what a start costs
@@ -307,6 +311,7 @@ trap '[[ -z $HTTP_PID ]] || kill "$HTTP_PID" 2>/dev/null
 	[[ -n ${BENCH_KEEP:-} ]] || rm -rf -- "$WORK"' EXIT
 firefox_row
 workload startup "--as Text_Viewer -D Text_Viewer.files=$WORK" /bin/true
+workload startup-vcc "--as Version_Control_Client -D Version_Control_Client.repos=$WORK" /bin/true
 if [[ -d $WORK/floorlib ]]; then
 	workload startup-floor "--as Floor" /bin/true
 	W_DATADIR[startup-floor]=$WORK/floorlib
@@ -596,7 +601,7 @@ fi
 # nothing else; interleaved with `true` and fbac-run.
 STARTUP_FLOOR=$BUILD/bench/bench-startup-floor
 INTERLEAVE=$BUILD/bench/bench-interleave
-if [[ -n $ONLY && " $ONLY " != *" startup "* ]]; then
+if [[ -n $ONLY && " $ONLY " != *" startup "* && " $ONLY " != *" startup-vcc "* ]]; then
 	:
 elif [[ ! -x $STARTUP_FLOOR || ! -x $INTERLEAVE ]] || ! command -v strace >/dev/null; then
 	echo "bench-run: the start-up bound needs strace, $STARTUP_FLOOR and $INTERLEAVE: left out" >&2
@@ -625,9 +630,11 @@ else
 		"$INTERLEAVE" "${BENCH_STARTUP_ROUNDS:-201}" /bin/true -- \
 			"$EMULATE" -m bare /bin/true -- \
 			"$STARTUP_FLOOR" "$WORK/startup.rules" "$WORK/startup.bpf" /bin/true -- \
-			"$FBAC_RUN" -q "${vcc[@]}" /bin/true | sed 's/^/  /'
+			"$FBAC_RUN" -q "${vcc[@]}" /bin/true -- \
+			"$FBAC_RUN" -q --as Text_Viewer -D "Text_Viewer.files=$WORK" /bin/true |
+			sed 's/^/  /'
 		echo "  (2: a supervisor and its filter, no rule; 3: the same rules and filter"
-		echo "   as 4, and nothing else: the kernel's share of 4's start)"
+		echo "   as 4, and nothing else: the kernel's share of 4's start; 5: Text_Viewer)"
 	else
 		echo "bench-run: cannot read fbac-run's rules or filter from strace: the start-up bound is left out" >&2
 	fi

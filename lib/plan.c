@@ -590,5 +590,6 @@ int fbac_policy_plan(struct fbac_policy *p)
 
 	if ((r = landlock_plan(p)) < 0 || (r = narrow_plan(p)) < 0)
 		return r;
+	plan_drop_implied(&p->ll);
 	return 0;
 }

@@ -30,6 +30,10 @@ int push_expand(struct fbac_policy *p, struct fbac_ll_expand **v, size_t *n,
 		const char *dir, const char *glob, const char **holes,
 		size_t n_holes, uint64_t access);
 bool last_component_glob(const char *pattern, size_t plen);
+/* Leave out the expansions of ll that a tree rule of the same plan on
+ * their directory or above gives all they would (plan-implied.c).
+ * Return: how many. */
+size_t plan_drop_implied(struct fbac_landlock_plan *ll);
 int holes_below(struct fbac_policy *p, const char *dir, uint32_t bits,
 		bool trees_ok, const char ***holes, size_t *n, bool *simple);
 

@@ -418,7 +418,6 @@ void infer_program(const char *typed, const char *exe, char *const *argv,
 	struct timespec t0, t1;
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	memset(ip, 0, sizeof(*ip));
 	base = strrchr(typed, '/') ? strrchr(typed, '/') + 1 : typed;
 	snprintf(ip->typed, sizeof(ip->typed), "%s", base);
 	snprintf(ip->exe, sizeof(ip->exe), "%s", exe);

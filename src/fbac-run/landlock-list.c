@@ -6,6 +6,7 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,7 +16,11 @@
 
 #include "fbac-limits.h"
 #include "landlock-list.h"
+#include "macro.h"
 #include "path.h"
+
+/* The bytes of names asked of the kernel at a time. */
+#define LISTING_BATCH 32768
 
 int landlock_grant_add(struct landlock_grants *g, const char *path,
 		       uint64_t access, const struct stat *st)
@@ -83,57 +88,108 @@ static void listing_free(struct listing *l)
 	*l = (struct listing){ 0 };
 }
 
-/* Return: 0, -errno of opendir (nothing to list), or -ENOMEM. */
-static int listing_read(const char *dir, struct listing *l)
+/* A listing read for a budget: given up once more of its names than
+ * left are candidates (see candidate()). */
+struct list_budget {
+	const struct fbac_ll_expand *e;
+	char *child; /* dir and its slash, dlen bytes */
+	size_t dlen, lit, left;
+};
+
+static bool candidate(const struct fbac_ll_expand *e, char *child, size_t dlen,
+		      size_t lit, const char *name);
+
+/* Append name to l (used bytes of buf, *cap_off offsets in *off). */
+static int listing_push(struct listing *l, const char *name, size_t *used,
+			size_t *cap, size_t **off, size_t *cap_off)
 {
-	DIR *d = opendir(dir);
-	size_t used = 0, cap = 0, *off = NULL, n_off = 0, cap_off = 0;
-	struct dirent *de;
+	size_t len = strlen(name) + 1;
+
+	if (*used + len > *cap) {
+		size_t c = *cap ? *cap * 2 : 4096;
+		char *b;
+
+		while (c < *used + len)
+			c *= 2;
+		if (!(b = realloc(l->buf, c)))
+			return -ENOMEM;
+		l->buf = b;
+		*cap = c;
+	}
+	if (l->n == *cap_off) {
+		size_t c = *cap_off ? *cap_off * 2 : 64;
+		size_t *o = realloc(*off, c * sizeof(*o));
+
+		if (!o)
+			return -ENOMEM;
+		*off = o;
+		*cap_off = c;
+	}
+	memcpy(l->buf + *used, name, len);
+	(*off)[l->n++] = *used;
+	*used += len;
+	return 0;
+}
+
+/* The names of fd's directory into l, each batch of the kernel's
+ * checked against b when given. Return: 0, -E2BIG, -errno. */
+static int listing_fill(int fd, struct listing *l, size_t **off,
+			struct list_budget *b)
+{
+	/* With a budget, a first small batch: /tmp, with 500 entries, was
+	 * read whole (getdents64 and 500 names matched against the holes)
+	 * to be given up for 64. */
+	size_t want = b ? 4096 : LISTING_BATCH, used = 0, cap = 0, cap_off = 0;
+	_cleanup_free_ char *batch = malloc(LISTING_BATCH);
 	int r = 0;
 
-	*l = (struct listing){ 0 };
-	if (!d)
-		return -errno;
-	while (r == 0 && (de = readdir(d))) {
-		size_t len = strlen(de->d_name) + 1;
+	if (!batch)
+		return -ENOMEM;
+	for (;;) {
+		ssize_t got = getdents64(fd, batch, want);
 
-		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
-			continue;
-		if (used + len > cap) {
-			size_t c = cap ? cap * 2 : 4096;
-			char *b;
+		if (got < 0)
+			return -errno;
+		if (got == 0)
+			return 0;
+		for (ssize_t pos = 0; pos < got;) {
+			const struct dirent64 *de =
+				(const struct dirent64 *)(batch + pos);
+			const char *name = de->d_name;
 
-			while (c < used + len)
-				c *= 2;
-			if (!(b = realloc(l->buf, c))) {
-				r = -ENOMEM;
-				break;
-			}
-			l->buf = b;
-			cap = c;
+			pos += de->d_reclen;
+			if (!strcmp(name, ".") || !strcmp(name, ".."))
+				continue;
+			if ((r = listing_push(l, name, &used, &cap, off,
+					      &cap_off)) < 0)
+				return r;
+			if (b &&
+			    candidate(b->e, b->child, b->dlen, b->lit, name) &&
+			    b->left-- == 0)
+				return -E2BIG;
 		}
-		if (n_off == cap_off) {
-			size_t c = cap_off ? cap_off * 2 : 64;
-			size_t *o = realloc(off, c * sizeof(*o));
-
-			if (!o) {
-				r = -ENOMEM;
-				break;
-			}
-			off = o;
-			cap_off = c;
-		}
-		memcpy(l->buf + used, de->d_name, len);
-		off[n_off++] = used;
-		used += len;
+		want = LISTING_BATCH;
 	}
-	closedir(d);
-	if (r == 0 && n_off && !(l->names = malloc(n_off * sizeof(*l->names))))
+}
+
+/* Return: 0, -errno of the open (nothing to list), -E2BIG (more
+ * candidates than b allows: nothing kept), or -ENOMEM. */
+static int listing_read(const char *dir, struct listing *l,
+			struct list_budget *b)
+{
+	_cleanup_close_ int fd = -1;
+	_cleanup_free_ size_t *off = NULL;
+	int r;
+
+	*l = (struct listing){ 0 };
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	r = listing_fill(fd, l, &off, b);
+	if (r == 0 && l->n && !(l->names = malloc(l->n * sizeof(*l->names))))
 		r = -ENOMEM;
-	for (size_t i = 0; r == 0 && i < n_off; i++)
+	for (size_t i = 0; r == 0 && i < l->n; i++)
 		l->names[i] = l->buf + off[i];
-	l->n = r == 0 ? n_off : 0;
-	free(off);
 	if (r == 0 && !(l->dir = strdup(dir)))
 		r = -ENOMEM;
 	if (r < 0)
@@ -143,7 +199,7 @@ static int listing_read(const char *dir, struct listing *l)
 
 /* dir's listing: kept in c, or read into *tmp (the caller frees it). */
 static int listing_get(struct listings *c, const char *dir, struct listing *tmp,
-		       const struct listing **out)
+		       struct list_budget *b, const struct listing **out)
 {
 	int r;
 
@@ -152,7 +208,7 @@ static int listing_get(struct listings *c, const char *dir, struct listing *tmp,
 			*out = &c->v[i];
 			return 0;
 		}
-	if ((r = listing_read(dir, tmp)) < 0)
+	if ((r = listing_read(dir, tmp, b)) < 0)
 		return r;
 	if (c->n < LISTINGS_MAX) {
 		c->v[c->n] = *tmp;
@@ -201,18 +257,21 @@ int landlock_expand_dir(const struct fbac_ll_expand *e, const char *dir,
 	const struct listing *l;
 	char child[PATH_MAX];
 	size_t dlen = strlen(dir), lit = e->glob ? strcspn(e->glob, "*?") : 0;
+	struct list_budget b = { .e = e, .child = child, .lit = lit };
 	int r;
 
 	if (dlen + 1 >= PATH_MAX)
 		return 0;
-	r = listing_get(cache, dir, &tmp, &l);
-	if (r == -ENOMEM)
-		return r;
-	if (r < 0)
-		return 0; /* nothing there, nothing to grant */
 	memcpy(child, dir, dlen);
 	if (strcmp(dir, "/"))
 		child[dlen++] = '/';
+	b.dlen = dlen;
+	b.left = budget ? *budget : 0;
+	r = listing_get(cache, dir, &tmp, budget ? &b : NULL, &l);
+	if (r == -ENOMEM || r == -E2BIG)
+		return r;
+	if (r < 0)
+		return 0; /* nothing there, nothing to grant */
 	/* More names than the budget: give up before any costs a call. */
 	if (budget && l->n > *budget) {
 		size_t n = 0;

@@ -46,7 +46,9 @@ int landlock_grant_add(struct landlock_grants *g, const char *path,
  * covers, descending into directories with a hole inside (depth levels
  * down so far). narrow: the program's read rules (symlinks left out);
  * budget, when not NULL, the entries that may still be listed
- * (-E2BIG past it). cache keeps the directories' names.
+ * (-E2BIG past it, found as the names are read: a big directory is given
+ * up after its first batch, 4 kB of names). cache keeps the directories'
+ * names.
  * Return: 0, -E2BIG or -ENOMEM.
  */
 int landlock_expand_dir(const struct fbac_ll_expand *e, const char *dir,

@@ -229,6 +229,8 @@ static int add_grant(int ruleset, struct landlock_grant *g, uint64_t handled)
 	_cleanup_close_ int fd = TAKE_FD(g->fd);
 	struct stat st;
 
+	if (g->made)
+		return 0;
 	if (fd >= 0)
 		return add_rule_fd(ruleset, fd, g->dir, g->access & handled);
 	fd = landlock_open_canonical(g->path);
@@ -372,8 +374,14 @@ static int ll_plan_path(struct ll_prep *s, size_t i)
 		}
 	}
 	/* Listed as a narrow rule, the object is open already: the
-	 * same one, as that walk met no symlink. */
+	 * same one, as that walk met no symlink. The narrow rule goes in
+	 * the same rule: the kernel would merge two rules on one object
+	 * into their union anyway (a landlock_add_rule less). */
 	g = x ? landlock_grant_at(&x->narrow, p->paths[i].path) : NULL;
+	if (g && g->fd >= 0 && x->narrowed && s->prog >= 0) {
+		prog_acc |= g->access & s->handled;
+		x->narrow.v[g - x->narrow.v].made = true;
+	}
 	if (!acc && !prog_acc)
 		return 0;
 	if (g && g->fd >= 0)

@@ -38,6 +38,9 @@ struct landlock_grant {
 	/* A narrow rule's path found to name the object, and watched since
 	 * (landlock-watch.c): it still does. */
 	bool named;
+	/* A narrow rule made already, in the plan rule on the same path
+	 * and object (landlock_prepare). */
+	bool made;
 };
 
 struct landlock_grants {

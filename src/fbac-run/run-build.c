@@ -265,7 +265,7 @@ int run_build(struct run_state *rs)
 	/* --as: what the program tells of itself fills the parameters;
 	 * read before the cache key, which it is part of. */
 	if (o->n_as) {
-		if (!(rs->ip = malloc(sizeof(*rs->ip)))) {
+		if (!(rs->ip = calloc(1, sizeof(*rs->ip)))) {
 			log_error(-ENOMEM, "out of memory");
 			return -1;
 		}

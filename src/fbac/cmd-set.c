@@ -247,7 +247,7 @@ static int unset_one(const char *arg, struct entry *e, size_t *n)
 
 static int run(struct global *g, struct set_opts *o)
 {
-	_cleanup_free_ struct infer_program *ip = malloc(sizeof(*ip));
+	_cleanup_free_ struct infer_program *ip = calloc(1, sizeof(*ip));
 	_cleanup_free_ struct entry *e = calloc(FBAC_MAX_DEFINES, sizeof(*e));
 	char *argv[] = { (char *)o->program, NULL };
 	const struct fbac_settings *s;

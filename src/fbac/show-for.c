@@ -13,7 +13,7 @@ int show_for_values(const struct layers *l, const char *program,
 		    const struct fbac_define *defs, size_t n_defs,
 		    struct params *pp)
 {
-	_cleanup_free_ struct infer_program *ip = malloc(sizeof(*ip));
+	_cleanup_free_ struct infer_program *ip = calloc(1, sizeof(*ip));
 	char *argv[] = { (char *)program, NULL };
 	const char *as[] = { f->name };
 	struct params_input in = {

@@ -977,6 +977,111 @@ static void test_narrow(void)
 	p = fbac_policy_free(p);
 }
 
+/* clang-format off */
+#define IMPLIED_BASE                                                           \
+	"  - access: [file_read, file_execute, dir_read]\n"                    \
+	"    paths: /usr/bin/**\n"                                             \
+	"  - file_read: /srv/**\n"                                             \
+	"  - file_read: /opt/**\n"                                             \
+	"  - file_execute: \"/opt/x-*\"\n"                                     \
+	"  - file_execute: /bin\n"                                             \
+	"  - file_execute: \"/bin/y-*\"\n"                                     \
+	"  - file_read: /home/u/doc\n"                                         \
+	"  - file_read: \"/home/u/doc/*.md\"\n"
+
+static const char implied_text[] =
+	FUNC("LL_Implied_Base") "privileges:\n" IMPLIED_BASE
+	"---\n"
+	FUNC("LL_Implied") "privileges:\n" IMPLIED_BASE
+	"  - file_execute: \"/usr/bin/git-*\"\n"
+	"  - file_read: \"/usr/bin/git-*\"\n"
+	"  - file_read: \"/srv/*.txt\"\n";
+/* clang-format on */
+
+static bool expand_in(const struct fbac_ll_expand *v, size_t n, const char *dir)
+{
+	for (size_t i = 0; i < n; i++)
+		if (streq(v[i].dir, dir))
+			return true;
+	return false;
+}
+
+static bool ll_paths_eq(const struct fbac_ll_path *a, size_t na,
+			const struct fbac_ll_path *b, size_t nb)
+{
+	if (na != nb)
+		return false;
+	for (size_t i = 0; i < na; i++)
+		if (!streq(a[i].path, b[i].path) || a[i].access != b[i].access ||
+		    a[i].literal_only != b[i].literal_only)
+			return false;
+	return true;
+}
+
+static bool expands_eq(const struct fbac_ll_expand *a, size_t na,
+		       const struct fbac_ll_expand *b, size_t nb)
+{
+	if (na != nb)
+		return false;
+	for (size_t i = 0; i < na; i++)
+		if (!streq(a[i].dir, b[i].dir) ||
+		    !streq(a[i].glob ? a[i].glob : "",
+			   b[i].glob ? b[i].glob : "") ||
+		    a[i].access != b[i].access ||
+		    a[i].n_holes != b[i].n_holes || a[i].trees != b[i].trees)
+			return false;
+	return true;
+}
+
+/*
+ * A listing that a tree rule above gives all it would is left out of
+ * the plan (plan-implied.c): the kernel takes the union of the rules on
+ * an object and on the directories above it, so the plan with the
+ * implied patterns is the plan without them, rule for rule, and the
+ * decisions are the policy's as before. A tree that lacks a right, or a
+ * rule naming a directory alone, implies nothing.
+ */
+static void test_implied(void)
+{
+	const char *texts[] = { implied_text, NULL };
+	struct fbac_policy *p, *base;
+
+	if (!setup(texts) || !(p = policy_of("LL_Implied")))
+		return;
+	if (!(base = policy_of("LL_Implied_Base"))) {
+		fbac_policy_free(p);
+		return;
+	}
+	ok(!expand_in(p->ll.expand, p->ll.n_expand, "/usr/bin"),
+	   "running /usr/bin/git-* is not listed: /usr/bin/** runs already");
+	ok(!expand_in(p->ll.narrow_expand, p->ll.n_narrow_expand, "/usr/bin") &&
+		   !expand_in(p->ll.narrow_expand, p->ll.n_narrow_expand, "/srv"),
+	   "nor reading /usr/bin/git-* or /srv/*.txt: their trees read already");
+	ok(expand_in(p->ll.expand, p->ll.n_expand, "/opt"),
+	   "/opt/x-* is listed: /opt/** is read, not run");
+	ok(expand_in(p->ll.expand, p->ll.n_expand, "/bin"),
+	   "/bin/y-* is listed: a rule on /bin alone runs nothing below it");
+	ok(expand_in(p->ll.narrow_expand, p->ll.n_narrow_expand, "/home/u/doc"),
+	   "/home/u/doc/*.md is listed: a narrow rule on the folder alone");
+	ok(ll_paths_eq(p->ll.paths, p->ll.n_paths, base->ll.paths,
+		       base->ll.n_paths) &&
+		   expands_eq(p->ll.expand, p->ll.n_expand, base->ll.expand,
+			      base->ll.n_expand) &&
+		   ll_paths_eq(p->ll.narrow, p->ll.n_narrow, base->ll.narrow,
+			       base->ll.n_narrow) &&
+		   expands_eq(p->ll.narrow_expand, p->ll.n_narrow_expand,
+			      base->ll.narrow_expand, base->ll.n_narrow_expand),
+	   "the kernel plan is the plan without the implied patterns");
+	path_is(p, FBAC_OP_FILE_EXECUTE, "/usr/bin/git-shell", true, NULL);
+	path_is(base, FBAC_OP_FILE_EXECUTE, "/usr/bin/git-shell", true, NULL);
+	path_is(p, FBAC_OP_FILE_READ, "/srv/a.txt", true, NULL);
+	path_is(base, FBAC_OP_FILE_READ, "/srv/a.txt", true, "/srv/**");
+	path_is(p, FBAC_OP_FILE_EXECUTE, "/opt/x-1", true, "/opt/x-*");
+	path_is(p, FBAC_OP_FILE_EXECUTE, "/opt/y-1", false, NULL);
+	fbac_policy_free(p);
+	fbac_policy_free(base);
+}
+
 static const char stack_funcs[] =
 	FUNC("Read_Data") "privileges: [file_read: /data/**]\n"
 	"---\n"
@@ -1559,6 +1664,7 @@ int main(void)
 	test_landlock();
 	test_compile_flags();
 	test_narrow();
+	test_implied();
 	test_stack();
 	test_stack_metadata();
 	test_admin_protected();
