@@ -252,3 +252,28 @@ EOF
 	[[ $stderr == *"fbac: denied syscall 'ioctl' for nest-register["*"]: a nested run's policy not registered: Operation not permitted (the memfd is not sealed); it adds its landlock layers only"* ]] ||
 		{ show_run; fail "no line"; }
 }
+
+@test "nested: an exec the nested run's kernel rules will refuse (a file made after it started) is refused with its line, not a silent EACCES" {
+	local tools=$DATA/tools
+	mkdir -p "$tools"
+	printf '%s\n' 'printf "#!/bin/sh\necho prog\n" >"$1" && chmod +x "$1"' \
+		'"$1"; echo "rc=$?"' >"$tools/make-and-run.sh"
+	# The outer policy runs anything in tools (a tree rule: a new file
+	# too); the nested one names tools/prog, which does not exist when it
+	# starts, so its kernel rules have no rule for it.
+	run --separate-stderr "$FBAC_RUN" -l "$LOG" --as Version_Control_Client \
+		--as Run_Helper_Programs -D "Run_Helper_Programs.programs=$FBAC_RUN" \
+		--as Run_Programs_From -D "Run_Programs_From.dir=$tools" \
+		--as Read_Only_Directory -D "Read_Only_Directory.dir=$FBAC_DATADIR" \
+		--as Read_Write_Directory -D "Read_Write_Directory.dir=$DATA" \
+		sh -c '"$FBAC_RUN" --as Basic_Runtime --as Spawn_Shell --as Run_Helper_Programs -D "Run_Helper_Programs.programs=$1" --as Read_Write_Directory -D "Read_Write_Directory.dir=$2" sh "$2/make-and-run.sh" "$1"' \
+		sh "$tools/prog" "$tools"
+	expect_status 0
+	[[ $output == *rc=126* ]] || { show_run; fail "it ran"; }
+	[[ $stderr == *"fbac: denied file_execute '$tools/prog' for "*"a nested run's policy), but that nested run's kernel rules were made as it started, and this file was made or replaced since"* ]] ||
+		{ show_run; fail "no line for the nested run's kernel refusal"; }
+	expect_event file_execute "$tools/prog"
+	# What the nested fbac-run itself is refused (dpkg's lists, its
+	# caches) it goes on without: logged, no line.
+	[[ $stderr != *"for fbac-run["* ]] || { show_run; fail "a line for the nested fbac-run's own probes"; }
+}

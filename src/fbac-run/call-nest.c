@@ -35,43 +35,14 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "call-parts.h"
+#include "call-nest-int.h"
 #include "procstat.h"
 #include "target.h"
-
-_Static_assert(FBAC_MAX_NESTED <= 32, "a registration is a bit of a u32");
-
-#define NEST_NAME 160 /* a layer's name, with what says it is nested */
-
-struct nest_reg {
-	bool used, mediated;
-	bool orphaned; /* atomic: set under the read lock */
-	pid_t tgid;
-	unsigned long long start;
-	int pidfd, filters;
-	struct fbac_stack st;
-	char names[FBAC_MAX_LAYERS + 1][NEST_NAME];
-};
-
-struct nest_member {
-	pid_t tgid;
-	unsigned long long start;
-	uint32_t mask;
-};
-
-struct sup_nests {
-	pthread_rwlock_t lock;
-	uint64_t gen; /* changed with the registrations (write lock) */
-	struct nest_reg regs[FBAC_MAX_NESTED];
-	pthread_mutex_t cache_lock;
-	struct nest_member cache[FBAC_MAX_NEST_CACHE];
-	size_t n_cache, next;
-};
 
 /* The registry, made by the first registration (a run without nested
  * runs never touches its 100-odd KiB): whichever receiver comes first
  * publishes its copy. Return: it, or NULL (out of memory). */
-static struct sup_nests *nests_get(struct sup *s)
+struct sup_nests *nests_get(struct sup *s)
 {
 	struct sup_nests *n = __atomic_load_n(&s->nests, __ATOMIC_ACQUIRE),
 			 *none = NULL;
@@ -93,8 +64,41 @@ static struct sup_nests *nests_get(struct sup *s)
 	return none;
 }
 
-static void reg_clear(struct nest_reg *r)
+void nest_extras_free(struct landlock_extra *x)
 {
+	if (!x)
+		return;
+	landlock_extra_free(x, FBAC_MAX_LAYERS + 1);
+	free(x);
+}
+
+/* The nested run's EXECUTE rules, as it made them at its start; NULL when
+ * they cannot be had (then its layers' refusals of a file made since go
+ * untold, as before). */
+struct landlock_extra *nest_exec_extras(const struct fbac_stack *st)
+{
+	struct landlock_extra *x = calloc(FBAC_MAX_LAYERS + 1, sizeof(*x));
+
+	if (!x)
+		return NULL;
+	if (landlock_expand(st, x) < 0)
+		goto fail;
+	for (size_t i = 0; i < st->n; i++)
+		if (landlock_note_exec(&x[i], &st->entries[i].policy->ll) < 0)
+			goto fail;
+	/* Only names and identities are kept, no descriptor. */
+	landlock_extra_release(x, st->n);
+	return x;
+fail:
+	landlock_extra_release(x, st->n);
+	nest_extras_free(x);
+	return NULL;
+}
+
+void nest_reg_clear(struct nest_reg *r)
+{
+	nest_extras_free(r->extras);
+	r->extras = NULL;
 	fbac_stack_clear(&r->st);
 	if (r->pidfd >= 0)
 		close(r->pidfd);
@@ -111,7 +115,7 @@ void nests_free(struct sup *s)
 		return;
 	for (size_t i = 0; i < FBAC_MAX_NESTED; i++)
 		if (n->regs[i].used)
-			reg_clear(&n->regs[i]);
+			nest_reg_clear(&n->regs[i]);
 	pthread_rwlock_destroy(&n->lock);
 	pthread_mutex_destroy(&n->cache_lock);
 	free(n);
@@ -228,8 +232,8 @@ static void cache_put(struct sup_nests *n, pid_t pid, unsigned long long start,
  * that exits meanwhile re-parents pid: then pid is walked again. What
  * cannot be read, or is too deep, is under every registration.
  */
-static uint32_t mask_of(struct call *c, struct sup_nests *n, pid_t pid,
-			struct target_stat ps, int depth)
+uint32_t nest_mask_of(struct call *c, struct sup_nests *n, pid_t pid,
+		      struct target_stat ps, int depth)
 {
 	uint32_t m = 0;
 
@@ -247,7 +251,7 @@ static uint32_t mask_of(struct call *c, struct sup_nests *n, pid_t pid,
 		} else if (target_proc_stat(q, &qs) < 0) {
 			gone = true; /* the parent exited: pid is re-parented */
 		} else {
-			m = mask_of(c, n, q, qs, depth + 1) |
+			m = nest_mask_of(c, n, q, qs, depth + 1) |
 			    reg_bit(n, q, qs.start);
 		}
 		if (target_proc_stat(pid, &again) < 0 || again.start != ps.start)
@@ -262,7 +266,7 @@ static uint32_t mask_of(struct call *c, struct sup_nests *n, pid_t pid,
 }
 
 /* Mark the registrations whose registrant is gone as orphaned. */
-static void mark_orphans(struct sup_nests *n)
+void nest_mark_orphans(struct sup_nests *n)
 {
 	struct pollfd p[FBAC_MAX_NESTED];
 	size_t idx[FBAC_MAX_NESTED], k = 0;
@@ -303,12 +307,12 @@ static uint32_t nests_of(struct call *c, struct sup_nests *n)
 		if (target_proc_stat(tid, &ts) < 0)
 			return used_mask(n);
 		if (!cache_get(n, tid, ts.start, &m)) {
-			m = mask_of(c, n, tid, ts, 0);
+			m = nest_mask_of(c, n, tid, ts, 0);
 			fresh = true;
 		}
 		last_set(n, tid, ts.start, m);
 	}
-	mark_orphans(n);
+	nest_mark_orphans(n);
 	rest = used_mask(n) & ~m;
 	for (size_t i = 0; rest && i < FBAC_MAX_NESTED; i++) {
 		struct nest_reg *r = &n->regs[i];
@@ -379,215 +383,37 @@ bool nest_would_allow(struct call *c, enum fbac_op op, const char *path)
 	return !denier;
 }
 
-/* ---- registrations ---- */
-
-/* Whether pid descends from fbac-run itself: a process of the sandbox. */
-static bool ours(const struct sup *s, pid_t pid)
-{
-	struct target_stat ts;
-
-	for (int depth = 0; depth < FBAC_MAX_NEST_DEPTH && pid > 1; depth++) {
-		if (target_proc_stat(pid, &ts) < 0)
-			return false;
-		if ((pid = ts.ppid) == s->self)
-			return true;
-	}
-	return false;
-}
-
-/* Whether a thread of process pid has more seccomp filters than
- * filters. */
-static bool more_filters(pid_t pid, int filters)
-{
-	char path[64];
-	struct dirent *e;
-	bool more = false;
-	DIR *d;
-
-	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
-	if (!(d = opendir(path)))
-		return false; /* gone */
-	while (!more && (e = readdir(d))) {
-		char *end;
-		long tid = strtol(e->d_name, &end, 10);
-
-		more = !*end && tid > 0 &&
-		       target_seccomp_filters((pid_t)tid) > filters;
-	}
-	closedir(d);
-	return more;
-}
-
-/*
- * Whether process pid of the sandbox may be one of orphaned registration
- * i's: it is not under a live registration whose registrant had as many
- * seccomp filters as i's or more (whose own processes have as many as
- * i's would). What cannot be told may be.
- */
-static bool may_be_orphans(struct call *c, struct sup_nests *n, size_t i,
-			   pid_t pid)
-{
-	struct target_stat ts;
-	uint32_t m;
-
-	if (target_proc_stat(pid, &ts) < 0)
-		return false; /* gone */
-	m = mask_of(c, n, pid, ts, 0);
-	if (m & (1u << i))
-		return true; /* not told: under every registration */
-	for (size_t j = 0; j < FBAC_MAX_NESTED; j++)
-		if ((m & (1u << j)) && n->regs[j].filters >= n->regs[i].filters)
-			return false;
-	return true;
-}
-
-/*
- * Whether orphaned registration i may still have a process: a thread of
- * the sandbox with more seccomp filters than its registrant had, under no
- * live registration that explains them. Every thread is looked at: only
- * at a registration, while a registration is orphaned.
- */
-static bool orphan_may_have_members(struct call *c, struct sup_nests *n,
-				    size_t i)
-{
-	struct dirent *e;
-	bool found = false;
-	DIR *d = opendir("/proc");
-
-	if (!d)
-		return true;
-	while (!found && (e = readdir(d))) {
-		char *end;
-		long pid = strtol(e->d_name, &end, 10);
-
-		if (*end || pid <= 1 || pid == c->s->self)
-			continue;
-		found = more_filters((pid_t)pid, n->regs[i].filters) &&
-			ours(c->s, (pid_t)pid) &&
-			may_be_orphans(c, n, i, (pid_t)pid);
-	}
-	closedir(d);
-	return found;
-}
-
-/* The orphaned registrations none of whose processes is left go (write
- * lock held; at a registration). Return: one of their places, or NULL. */
-static struct nest_reg *retire_orphans(struct call *c, struct sup_nests *n)
-{
-	struct nest_reg *free_reg = NULL;
-
-	for (size_t i = 0; i < FBAC_MAX_NESTED; i++) {
-		struct nest_reg *r = &n->regs[i];
-
-		if (!r->used ||
-		    !__atomic_load_n(&r->orphaned, __ATOMIC_RELAXED) ||
-		    orphan_may_have_members(c, n, i))
-			continue;
-		reg_clear(r);
-		n->n_cache = 0;
-		n->gen++;
-		__atomic_sub_fetch(&c->s->nested_runs, 1, __ATOMIC_RELEASE);
-		free_reg = free_reg ? free_reg : r;
-	}
-	return free_reg;
-}
-
-int call_nest_register(struct call *c, struct fbac_stack *st)
-{
-	struct sup_nests *n = nests_get(c->s);
-	pid_t tgid = call_tgid(c);
-	struct target_stat ts, again;
-	struct nest_reg *r = NULL;
-	int pidfd, filters, err = 0;
-
-	if (!n)
-		return -ENOMEM;
-	filters = target_seccomp_filters(tgid);
-	if (filters == -ENOENT)
-		return -EOPNOTSUPP; /* no count: the orphan rule cannot hold */
-	if (filters < 0 || target_proc_stat(tgid, &ts) < 0)
-		return -ESRCH;
-	pidfd = (int)syscall(SYS_pidfd_open, tgid, 0);
-	if (pidfd < 0)
-		return -errno;
-	/* The same start after: the pidfd is the caller's, not a reuse. */
-	if (target_proc_stat(tgid, &again) < 0 || again.start != ts.start) {
-		close(pidfd);
-		return -ESRCH;
-	}
-	pthread_rwlock_wrlock(&n->lock);
-	mark_orphans(n);
-	for (size_t i = 0; i < FBAC_MAX_NESTED; i++) {
-		if (n->regs[i].used && n->regs[i].tgid == tgid &&
-		    n->regs[i].start == ts.start)
-			err = -EEXIST;
-		if (!n->regs[i].used && !r)
-			r = &n->regs[i];
-	}
-	/* Orphaned registrations whose processes are all gone go first:
-	 * the new run's processes will have more filters than theirs had. */
-	if (!err) {
-		struct nest_reg *freed = retire_orphans(c, n);
-
-		r = r ? r : freed;
-	}
-	if (!err && !r)
-		err = -EUSERS;
-	if (err) {
-		pthread_rwlock_unlock(&n->lock);
-		close(pidfd);
-		return err;
-	}
-	r->st = *st;
-	st->n = 0;
-	for (size_t i = 0; i < r->st.n; i++) {
-		snprintf(r->names[i], sizeof(r->names[i]),
-			 "%s, a nested run's policy",
-			 r->st.entries[i].layer_name &&
-					 r->st.entries[i].layer_name[0] ?
-				 r->st.entries[i].layer_name :
-				 "?");
-		r->st.entries[i].layer_name = r->names[i];
-	}
-	r->tgid = tgid;
-	r->start = ts.start;
-	r->pidfd = pidfd;
-	r->filters = filters;
-	r->mediated = fbac_stack_metadata(&r->st, NULL) != FBAC_META_VISIBLE;
-	r->used = true;
-	/* Processes seen before may be under it now (a registrant with
-	 * children already): nothing remembered holds. */
-	n->n_cache = 0;
-	n->gen++;
-	__atomic_add_fetch(&c->s->nested_runs, 1, __ATOMIC_RELEASE);
-	pthread_rwlock_unlock(&n->lock);
-	return 0;
-}
-
-int call_nest_done(struct call *c)
+bool call_nest_exec_refused(struct call *c, int root_fd, const char *path,
+			    const struct stat *st, char *reason, size_t size)
 {
 	struct sup_nests *n = __atomic_load_n(&c->s->nests, __ATOMIC_ACQUIRE);
-	pid_t tgid = call_tgid(c);
-	struct target_stat ts;
-	int err = -ENOENT;
+	bool refused = false;
+	uint32_t m;
 
-	if (!n)
-		return -ENOENT;
-	if (target_proc_stat(tgid, &ts) < 0)
-		return -ESRCH;
-	pthread_rwlock_wrlock(&n->lock);
-	for (size_t i = 0; i < FBAC_MAX_NESTED; i++) {
+	if (!n || !__atomic_load_n(&c->s->nested_runs, __ATOMIC_ACQUIRE))
+		return false;
+	pthread_rwlock_rdlock(&n->lock);
+	m = nests_of(c, n);
+	for (size_t i = 0; m && !refused && i < FBAC_MAX_NESTED; i++) {
 		struct nest_reg *r = &n->regs[i];
+		const struct fbac_stack_entry *e;
+		bool made_since;
+		size_t k;
 
-		if (r->used && r->tgid == tgid && r->start == ts.start) {
-			reg_clear(r);
-			n->n_cache = 0;
-			n->gen++;
-			__atomic_sub_fetch(&c->s->nested_runs, 1,
-					   __ATOMIC_RELEASE);
-			err = 0;
-		}
+		if (!(m & (1u << i)) || !r->extras)
+			continue;
+		k = landlock_exec_refuser(&r->st, r->extras, r->st.n, root_fd,
+					  path, st, &made_since);
+		if (k == SIZE_MAX)
+			continue;
+		e = &r->st.entries[k];
+		snprintf(reason, size,
+			 made_since ?
+				 "granted by %s (layer %s), but that nested run's kernel rules were made as it started, and this file was made or replaced since: it runs in its next run" :
+				 "granted by %s (layer %s) by a rule the kernel cannot be given, so that nested run's layers refuse it",
+			 e->policy->name, e->layer_name);
+		refused = true;
 	}
 	pthread_rwlock_unlock(&n->lock);
-	return err;
+	return refused;
 }

@@ -196,6 +196,16 @@ int call_nest_register(struct call *c, struct fbac_stack *st);
 /* The caller's registration ends: it has no descendant left. Return: 0
  * or -ENOENT (it has none). */
 int call_nest_done(struct call *c);
+/*
+ * Whether the kernel rules of a nested run the caller is under will
+ * refuse to run the regular file at path (canonical; st its stat) that
+ * every policy allows: a file made after that run started, where a
+ * pattern grants it (landlock_exec_refuser, on the rules it made). Then
+ * true, with the reason in reason (size bytes) for call_refuse().
+ */
+struct stat;
+bool call_nest_exec_refused(struct call *c, int root_fd, const char *path,
+			    const struct stat *st, char *reason, size_t size);
 
 /*
  * Tell what the supervisor did for the call that is no policy decision (a

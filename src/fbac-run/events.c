@@ -170,15 +170,17 @@ static void human_line(struct call *c, const struct fbac_query *q,
 /*
  * A nested fbac-run (nested.c) opens every path of its own plan to build
  * its Landlock layers: a path our policy does not let it see is left out
- * of those layers, which only narrows. Such a refusal is ours to count
- * and log, not a line for people (the program's own attempt, later, gets
- * its line). Ours: the caller runs this very executable.
+ * of those layers, which only narrows. Under --as it also looks the
+ * program up (dpkg's lists) and would keep what it found in its caches.
+ * Each such refusal is one it goes on without: ours to count and log
+ * (the per-user log has it), not a line for people (the program's own
+ * attempt, later, gets its line; the nested run says what it cannot do).
+ * Ours: the caller runs this very executable.
  */
 static bool nested_probe_denial(struct sup_events *e,
 				const struct fbac_query *q, const char *exe)
 {
-	if (q->op != FBAC_OP_FILE_GETATTR)
-		return false;
+	(void)q;
 	if (!e->self_exe_known) {
 		ssize_t n = readlink("/proc/self/exe", e->self_exe,
 				     sizeof(e->self_exe) - 1);

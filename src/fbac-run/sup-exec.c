@@ -103,13 +103,26 @@ static bool kernel_runs(struct call *c, const struct resolved *r,
 	bool made_since, ok;
 	size_t i;
 
-	if (s->mode != MODE_ENFORCE || !s->extras || !s->n_extras ||
-	    __atomic_load_n(&s->roots_vary, __ATOMIC_ACQUIRE))
+	if (s->mode != MODE_ENFORCE ||
+	    __atomic_load_n(&s->roots_vary, __ATOMIC_ACQUIRE) ||
+	    landlock_abi() < 1)
 		return true;
-	i = landlock_exec_refuser(s->stack, s->extras, s->n_extras, s->root_fd,
-				  r->path, &r->st, &made_since);
-	if (i == SIZE_MAX || landlock_abi() < 1)
-		return true;
+	i = s->extras && s->n_extras ?
+		    landlock_exec_refuser(s->stack, s->extras, s->n_extras,
+					  s->root_fd, r->path, &r->st,
+					  &made_since) :
+		    SIZE_MAX;
+	if (i == SIZE_MAX) {
+		/* Ours run it; a nested run's layers may not. */
+		if (!S_ISREG(r->st.st_mode) ||
+		    !call_nest_exec_refused(c, s->root_fd, r->path, &r->st,
+					    reason, sizeof(reason)))
+			return true;
+		c->about = about;
+		ok = call_refuse(c, FBAC_OP_FILE_EXECUTE, r->path, reason);
+		c->about = NULL;
+		return ok;
+	}
 	e = &s->stack->entries[i];
 	if (made_since)
 		snprintf(reason, sizeof(reason),
