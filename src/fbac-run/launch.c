@@ -374,3 +374,12 @@ void launch_done(struct launch *l)
 		l->child_stack = NULL;
 	}
 }
+
+int launch_exit_status(int wait_status)
+{
+	if (WIFEXITED(wait_status))
+		return WEXITSTATUS(wait_status);
+	if (WIFSIGNALED(wait_status))
+		return 128 + WTERMSIG(wait_status);
+	return EXIT_FBAC;
+}

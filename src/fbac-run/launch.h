@@ -12,6 +12,14 @@
 #include "landlock.h"
 #include "stack.h"
 
+/* fbac-run's exit statuses besides the program's own (fbac-run(1), EXIT
+ * STATUS), as a shell gives them. */
+enum {
+	EXIT_FBAC = 125,
+	EXIT_CANNOT_EXEC = 126,
+	EXIT_NOT_FOUND = 127,
+};
+
 struct launch {
 	const char *exe;   /* absolute path to execute */
 	char **argv;
@@ -76,6 +84,10 @@ int launch_take(struct launch *l);
 
 /* After the child exec'd or failed: its exec errno, or 0. */
 int launch_exec_error(struct launch *l);
+
+/* The exit status a shell would give for the program's wait status:
+ * its own, or 128 + the signal that killed it; EXIT_FBAC otherwise. */
+int launch_exit_status(int wait_status);
 
 /* Release what launch_start kept, once the child exec'd or was reaped;
  * a child whose listener was never taken is killed and reaped. */

@@ -24,17 +24,6 @@
 #include "nested.h"
 #include "output.h"
 
-enum { EXIT_FBAC_NESTED = 125 };
-
-static int status_of(int status)
-{
-	if (WIFEXITED(status))
-		return WEXITSTATUS(status);
-	if (WIFSIGNALED(status))
-		return 128 + WTERMSIG(status);
-	return EXIT_FBAC_NESTED;
-}
-
 /* Reap what has exited: the program (its status in *status) and orphans
  * re-parented to us. Return: false once no child is left. */
 static bool reap(pid_t child, int *status, bool *child_done)
@@ -58,7 +47,7 @@ static bool reap(pid_t child, int *status, bool *child_done)
 static int follow(pid_t child, int sfd)
 {
 	bool child_done = false;
-	int status = EXIT_FBAC_NESTED << 8;
+	int status = EXIT_FBAC << 8;
 
 	for (;;) {
 		struct signalfd_siginfo si;
@@ -71,7 +60,7 @@ static int follow(pid_t child, int sfd)
 			/* Never leave what we run unwaited: wait blocking. */
 			while (waitpid(-1, &status, 0) > 0 || errno == EINTR)
 				;
-			return child_done ? status : EXIT_FBAC_NESTED << 8;
+			return child_done ? status : EXIT_FBAC << 8;
 		}
 		if (si.ssi_signo != SIGCHLD) {
 			if (!child_done)
@@ -119,12 +108,14 @@ int nested_parent(const struct nested_run *n, struct nested_prep *p, int memfd,
 		close(sfd);
 		sigprocmask(SIG_SETMASK, saved_mask, NULL);
 		r = nested_enter(n, p);
-		_exit(r == -ENOENT ? 127 : r == -EACCES ? 126 : 125);
+		_exit(r == -ENOENT ? EXIT_NOT_FOUND :
+		      r == -EACCES ? EXIT_CANNOT_EXEC :
+				     EXIT_FBAC);
 	}
 	nested_prep_free(p);
 	if (pid < 0) {
 		r = log_error(-errno, "cannot start the nested run: %m");
-		status = EXIT_FBAC_NESTED << 8;
+		status = EXIT_FBAC << 8;
 	} else {
 		/* The terminal's ^C and ^\\ reach the program, not us. */
 		for (size_t i = 0; i < sizeof(ours) / sizeof(ours[0]); i++)
@@ -143,5 +134,5 @@ int nested_parent(const struct nested_run *n, struct nested_prep *p, int memfd,
 		log_error(-errno,
 			  "warning: nested run: the outer supervisor was not told it ended: %m");
 	close(memfd);
-	return status_of(status);
+	return launch_exit_status(status);
 }

@@ -77,15 +77,6 @@ static void print_stack_metadata(FILE *f, const char *prefix,
 	fputc('\n', f);
 }
 
-static int exit_status(int status)
-{
-	if (WIFEXITED(status))
-		return WEXITSTATUS(status);
-	if (WIFSIGNALED(status))
-		return 128 + WTERMSIG(status);
-	return EXIT_FBAC;
-}
-
 static const struct fbac_library *load_library_late(void *ctx)
 {
 	struct lazy_library *z = ctx;
@@ -410,7 +401,7 @@ static int run_report(struct run_state *rs)
 		log_error(-r, "cannot run '%s': %m", rs->exe);
 		return r == ENOENT ? EXIT_NOT_FOUND : EXIT_CANNOT_EXEC;
 	}
-	ret = exit_status(rs->status);
+	ret = launch_exit_status(rs->status);
 	/* Killed by the filter (another architecture): said here. */
 	if (WIFSIGNALED(rs->status) && WTERMSIG(rs->status) == SIGSYS)
 		events_killed(&rs->s, rs->la.pid, rs->exe);

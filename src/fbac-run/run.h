@@ -21,12 +21,6 @@
 #include "stack-cache.h"
 #include "sup.h"
 
-enum {
-	EXIT_FBAC = 125,
-	EXIT_CANNOT_EXEC = 126,
-	EXIT_NOT_FOUND = 127,
-};
-
 struct options {
 	const char *as[FBAC_MAX_LIST];
 	size_t n_as;
