@@ -266,12 +266,13 @@ EOF
 		--as Run_Programs_From -D "Run_Programs_From.dir=$tools" \
 		--as Read_Only_Directory -D "Read_Only_Directory.dir=$FBAC_DATADIR" \
 		--as Read_Write_Directory -D "Read_Write_Directory.dir=$DATA" \
-		sh -c '"$FBAC_RUN" --as Basic_Runtime --as Spawn_Shell --as Run_Helper_Programs -D "Run_Helper_Programs.programs=$1" --as Read_Write_Directory -D "Read_Write_Directory.dir=$2" sh "$2/make-and-run.sh" "$1"' \
+		sh -c '"$FBAC_RUN" --as Basic_Runtime --as Spawn_Shell --as Run_Helper_Programs -D "Run_Helper_Programs.programs=$1,/usr/bin/chmod" --as Read_Write_Directory -D "Read_Write_Directory.dir=$2" sh "$2/make-and-run.sh" "$1"' \
 		sh "$tools/prog" "$tools"
 	expect_status 0
 	[[ $output == *rc=126* ]] || { show_run; fail "it ran"; }
 	[[ $stderr == *"fbac: denied file_execute '$tools/prog' for "*"a nested run's policy), but that nested run's kernel rules were made as it started, and this file was made or replaced since"* ]] ||
 		{ show_run; fail "no line for the nested run's kernel refusal"; }
+	[[ -x $tools/prog ]] || fail "prog was not made executable: $stderr"
 	expect_event file_execute "$tools/prog"
 	# What the nested fbac-run itself is refused (dpkg's lists, its
 	# caches) it goes on without: logged, no line.

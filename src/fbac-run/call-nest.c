@@ -396,7 +396,6 @@ bool call_nest_exec_refused(struct call *c, int root_fd, const char *path,
 	m = nests_of(c, n);
 	for (size_t i = 0; m && !refused && i < FBAC_MAX_NESTED; i++) {
 		struct nest_reg *r = &n->regs[i];
-		const struct fbac_stack_entry *e;
 		bool made_since;
 		size_t k;
 
@@ -406,12 +405,8 @@ bool call_nest_exec_refused(struct call *c, int root_fd, const char *path,
 					  path, st, &made_since);
 		if (k == SIZE_MAX)
 			continue;
-		e = &r->st.entries[k];
-		snprintf(reason, size,
-			 made_since ?
-				 "granted by %s (layer %s), but that nested run's kernel rules were made as it started, and this file was made or replaced since: it runs in its next run" :
-				 "granted by %s (layer %s) by a rule the kernel cannot be given, so that nested run's layers refuse it",
-			 e->policy->name, e->layer_name);
+		call_exec_refusal(reason, size, &r->st.entries[k], made_since,
+				  true);
 		refused = true;
 	}
 	pthread_rwlock_unlock(&n->lock);

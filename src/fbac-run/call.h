@@ -252,6 +252,15 @@ bool call_pty_allowed(struct call *c, enum fbac_op op,
 bool call_refuse(struct call *c, enum fbac_op op, const char *path,
 		 const char *reason);
 
+/*
+ * The reason for refusing an exec that e (an entry of our stack, or with
+ * nested of a nested run's) allows but whose kernel rules will refuse: a
+ * file made or replaced since they were made, or a rule the kernel cannot
+ * be given (events.c).
+ */
+void call_exec_refusal(char *buf, size_t size, const struct fbac_stack_entry *e,
+		       bool made_since, bool nested);
+
 /* ---- small helpers ---- */
 
 /* Whether a name of n bytes the kernel gave (readlink of /proc/.../fd/N

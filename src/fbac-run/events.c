@@ -470,3 +470,22 @@ void events_summary(struct sup *s)
 		free(e->remembered[i]);
 	e->n_remembered = 0;
 }
+
+void call_exec_refusal(char *buf, size_t size, const struct fbac_stack_entry *e,
+		       bool made_since, bool nested)
+{
+	if (made_since)
+		snprintf(buf, size,
+			 "granted by %s (layer %s), but %s were made as %s started, and this file was made or replaced since: it runs in %s next run",
+			 e->policy->name, e->layer_name,
+			 nested ? "that nested run's kernel rules" :
+				  "the kernel's rules",
+			 nested ? "it" : "fbac-run", nested ? "its" : "the");
+	else
+		snprintf(buf, size,
+			 "granted by %s (layer %s) by a rule the kernel cannot be given%s",
+			 e->policy->name, e->layer_name,
+			 nested ?
+				 ", so that nested run's layers refuse it" :
+				 " ('fbac-run --check' lists these gaps), so the kernel refuses it");
+}

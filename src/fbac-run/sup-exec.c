@@ -98,7 +98,6 @@ static bool kernel_runs(struct call *c, const struct resolved *r,
 			const char *about)
 {
 	const struct sup *s = c->s;
-	const struct fbac_stack_entry *e;
 	char reason[512];
 	bool made_since, ok;
 	size_t i;
@@ -112,26 +111,13 @@ static bool kernel_runs(struct call *c, const struct resolved *r,
 					  s->root_fd, r->path, &r->st,
 					  &made_since) :
 		    SIZE_MAX;
-	if (i == SIZE_MAX) {
-		/* Ours run it; a nested run's layers may not. */
-		if (!S_ISREG(r->st.st_mode) ||
-		    !call_nest_exec_refused(c, s->root_fd, r->path, &r->st,
-					    reason, sizeof(reason)))
-			return true;
-		c->about = about;
-		ok = call_refuse(c, FBAC_OP_FILE_EXECUTE, r->path, reason);
-		c->about = NULL;
-		return ok;
-	}
-	e = &s->stack->entries[i];
-	if (made_since)
-		snprintf(reason, sizeof(reason),
-			 "granted by %s (layer %s), but the kernel's rules were made as fbac-run started, and this file was made or replaced since: it runs in the next run",
-			 e->policy->name, e->layer_name);
-	else
-		snprintf(reason, sizeof(reason),
-			 "granted by %s (layer %s) by a rule the kernel cannot be given ('fbac-run --check' lists these gaps), so the kernel refuses it",
-			 e->policy->name, e->layer_name);
+	if (i != SIZE_MAX)
+		call_exec_refusal(reason, sizeof(reason), &s->stack->entries[i],
+				  made_since, false);
+	/* Ours run it; a nested run's layers may not. */
+	else if (!call_nest_exec_refused(c, s->root_fd, r->path, &r->st, reason,
+					 sizeof(reason)))
+		return true;
 	c->about = about;
 	ok = call_refuse(c, FBAC_OP_FILE_EXECUTE, r->path, reason);
 	c->about = NULL;
