@@ -124,6 +124,27 @@ finished() {
 	finished 0
 }
 
+# running ARGS: the pid of the process whose command line is exactly
+# ARGS, once it runs (10 s at most; status 1 if it never does).
+running() {
+	local pid='' i
+	for ((i = 0; i < 200; i++)); do
+		pid=$(pgrep -x -f "$1") && break
+		sleep 0.05
+	done
+	[[ -n $pid ]] && echo "$pid"
+}
+
+# running_in_foreground PID: wait (10 s at most) until PID runs again in
+# the terminal's foreground process group (ps state S+), as after fg.
+running_in_foreground() {
+	local i
+	for ((i = 0; i < 200; i++)); do
+		[[ $(ps -o stat= -p "$1") == S+* ]] && break
+		sleep 0.05
+	done
+}
+
 # A nested run (fbac-run(1), "Nested runs"): sleep under its own
 # fbac-run, started by a confined sh. The nested fbac-run stays sleep's
 # parent; ^Z stops the four, the outer fbac-run once sh has stopped.
@@ -131,22 +152,15 @@ finished() {
 	need_commands /usr/bin/sleep
 	shell_start
 	type_line "fbac-run -q --as Version_Control_Client --as Run_Helper_Programs -D Run_Helper_Programs.programs=\$(command -v fbac-run),/usr/bin/sleep --as Read_Only_Directory -D Read_Only_Directory.dir=\$FBAC_DATADIR sh -c 'fbac-run -q --as Basic_Runtime sleep 62'"
-	local pid='' i
-	for ((i = 0; i < 200; i++)); do
-		pid=$(pgrep -x -f 'sleep 62') && break
-		sleep 0.05
-	done
-	[[ -n $pid ]] || fail "sleep does not run"
+	local pid
+	pid=$(running 'sleep 62') || fail "sleep does not run"
 	# Its parent is the nested fbac-run, not the confined sh.
 	[[ $(ps -o args= -p "$(ps -o ppid= -p "$pid" | tr -d ' ')") == 'fbac-run -q --as Basic_Runtime sleep 62' ]] ||
 		fail "sleep's parent is not the nested fbac-run"
 	keys C-z
 	stopped_to_prompt
 	resume
-	for ((i = 0; i < 200; i++)); do
-		[[ $(ps -o stat= -p "$pid") == S+* ]] && break
-		sleep 0.05
-	done
+	running_in_foreground "$pid"
 	keys C-c
 	finished 130
 }
@@ -155,20 +169,13 @@ finished() {
 	need_commands /usr/bin/sleep
 	shell_start
 	type_line 'fbac-run -q --as Basic_Runtime sleep 61'
-	local pid='' i
-	for ((i = 0; i < 200; i++)); do
-		pid=$(pgrep -x -f 'sleep 61') && break
-		sleep 0.05
-	done
-	[[ -n $pid ]] || fail "sleep does not run"
+	local pid
+	pid=$(running 'sleep 61') || fail "sleep does not run"
 	keys C-z
 	stopped_to_prompt
 	resume
 	# Running again (state S), in the foreground: ^C reaches it.
-	for ((i = 0; i < 200; i++)); do
-		[[ $(ps -o stat= -p "$pid") == S+* ]] && break
-		sleep 0.05
-	done
+	running_in_foreground "$pid"
 	keys C-c
 	finished 130
 }
