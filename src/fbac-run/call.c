@@ -194,22 +194,29 @@ bool call_would_allow_path(struct call *c, enum fbac_op op, const char *path)
 	       nest_would_allow(c, op, path);
 }
 
+/* The query for op on path, as the policy names it (in buf); false for a
+ * path we could not express canonically, which is never allowed. */
+static bool path_query(struct call *c, enum fbac_op op, const char *path,
+		       char *buf, size_t size, struct fbac_query *q)
+{
+	*q = (struct fbac_query){ .op = op };
+	q->path = policy_path(c, path, buf, size);
+	return q->path[0] != '/' || fbac_path_is_normal(q->path);
+}
+
 bool call_decide_path(struct call *c, enum fbac_op op, const char *path)
 {
 	char buf[FBAC_MAX_PATH];
-	struct fbac_query q = { .op = op };
+	struct fbac_query q;
 
-	q.path = policy_path(c, path, buf, sizeof(buf));
-	/* A path we could not express canonically is never allowed. */
-	if (q.path[0] == '/' && !fbac_path_is_normal(q.path))
-		return false;
-	return call_decide(c, &q);
+	return path_query(c, op, path, buf, sizeof(buf), &q) &&
+	       call_decide(c, &q);
 }
 
 bool call_decide_getattr(struct call *c, const char *path)
 {
 	char buf[FBAC_MAX_PATH];
-	struct fbac_query q = { .op = FBAC_OP_FILE_GETATTR };
+	struct fbac_query q;
 
 	if (!c->s->metadata_visible)
 		return call_decide_path(c, FBAC_OP_FILE_GETATTR, path);
@@ -217,10 +224,8 @@ bool call_decide_getattr(struct call *c, const char *path)
 	 * metadata mediated still decides for its processes. */
 	if (!__atomic_load_n(&c->s->nested_runs, __ATOMIC_ACQUIRE))
 		return true;
-	q.path = policy_path(c, path, buf, sizeof(buf));
-	if (q.path[0] == '/' && !fbac_path_is_normal(q.path))
-		return false;
-	return nest_decide(c, &q, NULL, true);
+	return path_query(c, FBAC_OP_FILE_GETATTR, path, buf, sizeof(buf), &q) &&
+	       nest_decide(c, &q, NULL, true);
 }
 
 int call_read_addr(struct call *c, uint64_t ptr, uint64_t len, struct addr *a)
