@@ -18,7 +18,9 @@
  * the probe never reaches the device nor changes anything. Whatever the
  * probe says, the call continues and the kernel decides: a wrong
  * prediction (another security module refusing the probe) could only add
- * a line, never change an answer.
+ * a line, never change an answer. The copy is closed after the answer:
+ * the program waits for two system calls of ours (a refusal told is
+ * told first, while the program is there to be named).
  */
 #include <errno.h>
 #include <linux/fs.h>
@@ -74,11 +76,10 @@ bool handle_ioctl(struct call *c)
 	/* A descriptor that cannot be had is the kernel's to answer
 	 * (EBADF). */
 	fd = target_getfd(c->tid, (int)ARG(c, 0));
-	if (fd >= 0) {
-		if (ioctl_refused(fd))
-			tell(c, fd, cmd);
-		close(fd);
-	}
+	if (fd >= 0 && ioctl_refused(fd))
+		tell(c, fd, cmd);
 	call_continue(c);
+	if (fd >= 0)
+		close(fd);
 	return true;
 }
