@@ -34,8 +34,15 @@
 # decision needs (copy the name, name it from the root, openat2 with
 # RESOLVE_NO_MAGICLINKS, fstat, answer CONTINUE or the stat written back,
 # close); `inject` the same with the open made by the supervisor and its
-# descriptor injected. A second table gives the ratios between them and
-# fbac-run. Then the start-up bound: the Landlock rules and the seccomp
+# descriptor injected. `kernel` is the floor of fbac-run's own policy:
+# the Landlock rules and the seccomp filter that fbac-run makes for that
+# workload (read once from `strace` of fbac-run running it), made by
+# bench-startup-floor, whose listener continues every notified call
+# unseen; what fbac-run costs above it is its own work (its start-up and
+# its decisions), what it costs below is what any launcher with those
+# rules and that filter pays (needs strace; not for firefox and the
+# start-ups, which have their own bound). A second table gives the ratios
+# between them and fbac-run. Then the start-up bound: the Landlock rules and the seccomp
 # filter of Version_Control_Client, read from `strace` of fbac-run and
 # made by bench-startup-floor alone, timed with `true` and fbac-run
 # (bench-interleave, BENCH_STARTUP_ROUNDS, default 201; needs strace),
@@ -334,7 +341,7 @@ in_env() {
 }
 
 # ---------------------------------------------------------------- sandboxes
-MODES=(native bare exact inject fbac-run supervised strace bwrap firejail)
+MODES=(native bare exact inject kernel fbac-run supervised strace bwrap firejail)
 declare -A AVAIL=([native]=1 [fbac-run]=1 [supervised]=1)
 # The measured bounds of a supervisor (bench-emulate-floor): bare answers,
 # a minimal exact supervisor that continues opens, one that injects them.
@@ -353,8 +360,54 @@ runs() {
 	case $1,$2 in
 	bare,firefox | exact,firefox | inject,firefox) return 1 ;;
 	bare,startup-* | exact,startup-* | inject,startup-*) return 1 ;;
+	kernel,*) [[ -s $(kernel_file "$2" rules) && -s $(kernel_file "$2" bpf) ]] || return 1 ;;
 	esac
 	return 0
+}
+
+# kernel_file NAME rules|bpf: where workload NAME's rules and filter are.
+kernel_file() {
+	printf '%s/kernel-%s.%s' "$WORK" "${1//\//-}" "$2"
+}
+
+# rules_of STRACE: the Landlock rules in fbac-run's `strace -f -y -v -e
+# trace=landlock_add_rule,seccomp`, as bench-startup-floor reads them:
+# "LAYER PATH" a rule, LAYER the rule set's rank; "@port" a port rule.
+rules_of() {
+	awk '/landlock_add_rule\(/ && / = 0$/ {
+		match($0, /landlock_add_rule\([0-9]+/)
+		fd = substr($0, RSTART + 18, RLENGTH - 18)
+		if (!(fd in L)) L[fd] = n++
+		if (match($0, /parent_fd=[0-9]+<.*>\}, 0\) = 0$/)) {
+			p = substr($0, RSTART, RLENGTH)
+			sub(/^parent_fd=[0-9]+</, "", p)
+			sub(/>\}, 0\) = 0$/, "", p)
+			print L[fd], p
+		} else if ($0 ~ /, 0x2 /) print L[fd], "@port"
+	}' "$1"
+}
+
+STARTUP_FLOOR=$BUILD/bench/bench-startup-floor
+# kernel_files: each workload's rules and filter, from one strace of
+# fbac-run running it (its program decides what --as infers).
+kernel_files() {
+	local i name st
+	if [[ ! -x $STARTUP_FLOOR ]] || ! have strace; then
+		echo "bench-run: the kernel column needs strace and $STARTUP_FLOOR: n/a" >&2
+		return
+	fi
+	for i in "${!W_NAMES[@]}"; do
+		name=${W_NAMES[$i]}
+		[[ $name != firefox && $name != startup* ]] || continue
+		st=$(kernel_file "$name" strace)
+		split "$(cmdline fbac-run "$i")"
+		in_env "$name" strace -f -y -v -s 1000000 -o "$st" \
+			-e trace=landlock_add_rule,seccomp "${CMD[@]}" >/dev/null 2>&1 </dev/null
+		rules_of "$st" >"$(kernel_file "$name" rules)"
+		awk -f "$REPO/bench/bpf-from-strace.awk" "$st" >"$(kernel_file "$name" bpf)" ||
+			rm -f "$(kernel_file "$name" bpf)"
+	done
+	AVAIL[kernel]=1
 }
 have strace && AVAIL[strace]=1
 have bwrap && AVAIL[bwrap]=1
@@ -371,6 +424,7 @@ prefix() {
 		# The stat family too where fbac-run's policy mediates it.
 		[[ ${W_META[$name]:-visible} != mediated ]] || p+=(-s)
 		;;
+	kernel) p=("$STARTUP_FLOOR" "$(kernel_file "$name" rules)" "$(kernel_file "$name" bpf)") ;;
 	fbac-run | supervised)
 		p=("$FBAC_RUN" -q)
 		# No cache it could use or write: what a first run costs.
@@ -551,6 +605,8 @@ versions() {
 
 versions
 echo
+echo "reading fbac-run's rules and filter for the kernel column..."
+kernel_files
 echo "checking each cell once (exit status, fbac-run denials)..."
 check_cells
 for i in "${!W_NAMES[@]}"; do
@@ -566,7 +622,7 @@ echo
 echo "Wall-clock medians in ms (ratio to native, same run):"
 echo
 {
-	printf 'workload\tnative\tbare\texact\tinject\tfbac-run\tsupervised\tstrace\tbwrap\tfirejail\tnotes\n'
+	printf 'workload\tnative\tbare\texact\tinject\tkernel\tfbac-run\tsupervised\tstrace\tbwrap\tfirejail\tnotes\n'
 	for name in "${W_NAMES[@]}"; do
 		printf '%s' "$name"
 		for mode in "${MODES[@]}"; do
@@ -582,24 +638,26 @@ echo
 if [[ -n ${AVAIL[exact]:-} ]]; then
 	echo
 	echo "Measured bounds (bench-emulate-floor, same run; a ratio of medians):"
-	printf '  %-20s %14s %14s %14s %16s\n' workload "exact/native" "exact/bare" \
-		"fbac-run/bare" "fbac-run/exact"
+	printf '  %-20s %13s %13s %14s %15s %14s %15s\n' workload "exact/native" "exact/bare" \
+		"fbac-run/bare" "fbac-run/exact" "kernel/native" "fbac-run/kernel"
 	for name in "${W_NAMES[@]}"; do
 		runs exact "$name" || continue
 		awk -v n="${MEDIAN[$name,native]:-0}" -v b="${MEDIAN[$name,bare]:-0}" \
-			-v e="${MEDIAN[$name,exact]:-0}" -v f="${MEDIAN[$name,fbac-run]:-0}" -v w="$name" \
+			-v e="${MEDIAN[$name,exact]:-0}" -v f="${MEDIAN[$name,fbac-run]:-0}" \
+			-v k="${MEDIAN[$name,kernel]:-0}" -v w="$name" \
 			'function r(x, y) { return y > 0 && x > 0 ? sprintf("x%.2f", x / y) : "?" }
-			BEGIN { printf "  %-20s %14s %14s %14s %16s\n", w, r(e, n), r(e, b), r(f, b), r(f, e) }'
+			BEGIN { printf "  %-20s %13s %13s %14s %15s %14s %15s\n", w, r(e, n), r(e, b), r(f, b), r(f, e), r(k, n), r(f, k) }'
 	done
 	echo "  (bare: every notified call continued unseen; exact: copy, resolve,"
-	echo "   fstat, answer, close, no policy; inject: exact, opens injected)"
+	echo "   fstat, answer, close, no policy; inject: exact, opens injected;"
+	echo "   kernel: fbac-run's own rules and filter, every notified call"
+	echo "   continued unseen: fbac-run/kernel is fbac-run's own work)"
 fi
 
 # The start-up bound: the Landlock rules and the seccomp filter that
 # fbac-run makes for Version_Control_Client (read from strace: the same
 # objects, the same filter), made by bench-startup-floor, which does
 # nothing else; interleaved with `true` and fbac-run.
-STARTUP_FLOOR=$BUILD/bench/bench-startup-floor
 INTERLEAVE=$BUILD/bench/bench-interleave
 if [[ -n $ONLY && " $ONLY " != *" startup "* && " $ONLY " != *" startup-vcc "* ]]; then
 	:
@@ -609,18 +667,7 @@ else
 	vcc=(--as Version_Control_Client -D "Version_Control_Client.repos=$WORK")
 	strace -f -y -v -s 1000000 -o "$WORK/startup.strace" \
 		-e trace=landlock_add_rule,seccomp "$FBAC_RUN" -q "${vcc[@]}" /bin/true >/dev/null 2>&1
-	# "LAYER PATH" a rule, LAYER the rule set's rank; "@port" a port rule.
-	awk '/landlock_add_rule\(/ && / = 0$/ {
-		match($0, /landlock_add_rule\([0-9]+/)
-		fd = substr($0, RSTART + 18, RLENGTH - 18)
-		if (!(fd in L)) L[fd] = n++
-		if (match($0, /parent_fd=[0-9]+<.*>\}, 0\) = 0$/)) {
-			p = substr($0, RSTART, RLENGTH)
-			sub(/^parent_fd=[0-9]+</, "", p)
-			sub(/>\}, 0\) = 0$/, "", p)
-			print L[fd], p
-		} else if ($0 ~ /, 0x2 /) print L[fd], "@port"
-	}' "$WORK/startup.strace" >"$WORK/startup.rules"
+	rules_of "$WORK/startup.strace" >"$WORK/startup.rules"
 	if awk -f "$REPO/bench/bpf-from-strace.awk" "$WORK/startup.strace" >"$WORK/startup.bpf" &&
 		[[ -s $WORK/startup.rules && -s $WORK/startup.bpf ]]; then
 		echo
