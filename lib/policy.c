@@ -10,6 +10,7 @@
 
 #include "fbac-limits.h"
 #include "path.h"
+#include "sort.h"
 #include "plan.h"
 
 struct fbac_policy *fbac_policy_free(struct fbac_policy *p)
@@ -115,8 +116,8 @@ static int path_tables(struct fbac_policy *p)
 	p->protected = res->protected;
 	p->n_protected = 0;
 	if (res->n_protected)
-		qsort(res->protected, res->n_protected,
-		      sizeof(*res->protected), cmp_protected);
+		fbac_sort_nearly(res->protected, res->n_protected,
+				 sizeof(*res->protected), cmp_protected);
 	for (size_t i = 0; i < res->n_protected; i++) {
 		struct fbac_resolved_protected *last =
 			p->n_protected ? &p->protected[p->n_protected - 1] :

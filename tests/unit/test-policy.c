@@ -11,6 +11,7 @@
 
 #include "fbac-limits.h"
 #include "policy.h"
+#include "sort.h"
 #include "stack.h"
 #include "suggest.h"
 #include "hint.h"
@@ -907,6 +908,66 @@ out:
 	fbac_policy_free(lean);
 }
 
+/* fbac_sort_nearly() (lib/sort.c): the stable order, by insertion when the
+ * array is nearly sorted, by qsort past its budget of moves. */
+struct keyed {
+	int key, seq;
+};
+
+static int cmp_key(const void *x, const void *y)
+{
+	const struct keyed *a = x, *b = y;
+
+	return (a->key > b->key) - (a->key < b->key);
+}
+
+static bool stable_sorted(const struct keyed *v, size_t n)
+{
+	for (size_t i = 1; i < n; i++)
+		if (v[i - 1].key > v[i].key ||
+		    (v[i - 1].key == v[i].key && v[i - 1].seq > v[i].seq))
+			return false;
+	return true;
+}
+
+static void test_sort_nearly(void)
+{
+	enum { N = 300 };
+	struct keyed v[N];
+	unsigned seed = 7;
+
+	/* Sorted with ties; a few out of place (by insertion); reversed (past
+	 * the budget:
+	 * qsort); random keys with many ties (qsort). */
+	for (int shape = 0; shape < 4; shape++) {
+		int sum = 0, sum2 = 0;
+
+		for (int i = 0; i < N; i++) {
+			seed = seed * 1103515245u + 12345u;
+			v[i].key = shape == 0 ? i / 3 :
+				   shape == 1 ? (i % 10 ? i : i - 2) :
+				   shape == 2 ? N - i :
+						(int)(seed >> 16) % 17;
+			v[i].seq = i;
+			sum += v[i].key;
+		}
+		fbac_sort_nearly(v, N, sizeof(*v), cmp_key);
+		for (int i = 0; i < N; i++)
+			sum2 += v[i].key;
+		ok(sum == sum2, "fbac_sort_nearly, shape %d: the same elements",
+		   shape);
+		/* Stability of qsort's fallback is glibc's (a merge sort). */
+		ok(stable_sorted(v, N),
+		   "fbac_sort_nearly, shape %d: sorted, equal keys in their first order",
+		   shape);
+	}
+	v[0] = (struct keyed){ 1, 0 };
+	fbac_sort_nearly(v, 1, sizeof(*v), cmp_key);
+	fbac_sort_nearly(v, 0, sizeof(*v), cmp_key);
+	ok(v[0].key == 1 && v[0].seq == 0,
+	   "fbac_sort_nearly: one element or none, nothing moved");
+}
+
 static void test_narrow(void)
 {
 	const char *texts[] = { ll_text, protected_text, NULL };
@@ -1664,6 +1725,7 @@ int main(void)
 	test_landlock();
 	test_compile_flags();
 	test_narrow();
+	test_sort_nearly();
 	test_implied();
 	test_stack();
 	test_stack_metadata();
