@@ -438,7 +438,8 @@ void infer_program(const char *typed, const char *exe, char *const *argv,
 	snprintf(ip->typed, sizeof(ip->typed), "%s", base);
 	snprintf(ip->exe, sizeof(ip->exe), "%s", exe);
 	snprintf(ip->cmd, sizeof(ip->cmd), "%s", strchr(typed, '/') ? exe : typed);
-	if (!realpath(exe, ip->real) || streq(ip->real, exe))
+	ip->resolved = realpath(exe, ip->real) != NULL;
+	if (!ip->resolved || streq(ip->real, exe))
 		ip->real[0] = 0;
 	find_interpreter(ip);
 	base = ip->real[0] ? strrchr(ip->real, '/') + 1 : ip->typed;
