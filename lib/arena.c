@@ -38,7 +38,8 @@ struct fbac_arena *fbac_arena_free(struct fbac_arena *a)
 	return NULL;
 }
 
-void *fbac_arena_alloc(struct fbac_arena *a, size_t size)
+/* size bytes, not zeroed. */
+static void *arena_take(struct fbac_arena *a, size_t size)
 {
 	size_t need = (size + ARENA_ALIGN - 1) & ~(ARENA_ALIGN - 1);
 	struct chunk *c = a->head;
@@ -67,7 +68,15 @@ void *fbac_arena_alloc(struct fbac_arena *a, size_t size)
 	void *p = c->data + c->used;
 	c->used += need;
 	a->total += need;
-	memset(p, 0, size);
+	return p;
+}
+
+void *fbac_arena_alloc(struct fbac_arena *a, size_t size)
+{
+	void *p = arena_take(a, size);
+
+	if (p)
+		memset(p, 0, size);
 	return p;
 }
 
@@ -80,7 +89,9 @@ void *fbac_arena_array(struct fbac_arena *a, size_t n, size_t size)
 
 char *fbac_arena_strndup(struct fbac_arena *a, const char *s, size_t n)
 {
-	char *p = fbac_arena_alloc(a, n + 1);
+	/* Every byte written below: no zeroing first (strings are most of
+	 * what a stack cache decodes). */
+	char *p = arena_take(a, n + 1);
 
 	if (p) {
 		memcpy(p, s, n);

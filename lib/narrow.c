@@ -11,6 +11,7 @@
 
 #include "fbac-limits.h"
 #include "path.h"
+#include "sort.h"
 
 #define NARROW_READ (FBAC_LL_FS_READ_FILE | FBAC_LL_FS_READ_DIR)
 /* The operations whose denial or protection is a hole in a narrow rule. */
@@ -119,7 +120,8 @@ int narrow_plan(struct fbac_policy *p)
 	}
 	/* One rule per path: the kernel takes the union anyway. */
 	if (ll->n_narrow)
-		qsort(ll->narrow, ll->n_narrow, sizeof(*ll->narrow), cmp_llpath);
+		fbac_sort_nearly(ll->narrow, ll->n_narrow, sizeof(*ll->narrow),
+				 cmp_llpath);
 	for (size_t i = 0; i < ll->n_narrow; i++) {
 		struct fbac_ll_path *last = o ? &ll->narrow[o - 1] : NULL;
 		const struct fbac_ll_path *cur = &ll->narrow[i];

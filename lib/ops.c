@@ -94,8 +94,9 @@ uint64_t fbac_ops_landlock_fs(uint32_t mask)
 {
 	uint64_t r = 0;
 
-	for (unsigned i = 0; i < FBAC_OP_COUNT; i++)
-		if (mask & FBAC_OP_BIT(i))
-			r |= ops[i].landlock_fs;
+	/* Only the bits set: called for every path rule of every policy. */
+	mask &= (uint32_t)((UINT64_C(1) << FBAC_OP_COUNT) - 1);
+	for (; mask; mask &= mask - 1)
+		r |= ops[__builtin_ctz(mask)].landlock_fs;
 	return r;
 }

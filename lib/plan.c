@@ -15,6 +15,7 @@
 
 #include "fbac-limits.h"
 #include "path.h"
+#include "sort.h"
 
 int cmp_llpath(const void *x, const void *y)
 {
@@ -432,7 +433,8 @@ static void merge_paths(struct fbac_landlock_plan *ll)
 	size_t o = 0;
 
 	if (ll->n_paths)
-		qsort(ll->paths, ll->n_paths, sizeof(*ll->paths), cmp_llpath);
+		fbac_sort_nearly(ll->paths, ll->n_paths, sizeof(*ll->paths),
+				 cmp_llpath);
 	for (size_t i = 0; i < ll->n_paths; i++) {
 		struct fbac_ll_path *last = o ? &ll->paths[o - 1] : NULL;
 

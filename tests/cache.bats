@@ -396,6 +396,21 @@ expect_library() {
 	srun --as Text_Viewer "$HOME/bin/prog2"
 	[[ $status -eq 1 ]] || fail "/bin/false did not run: $status"
 	expect_policy compiled
+	# Only the link's target differs (the same names, no package, the
+	# same folders): its canonical path alone tells the two apart.
+	mkdir -p "$HOME/x" "$HOME/y"
+	cp /bin/true "$HOME/x/prog3"
+	cp /bin/true "$HOME/y/prog3"
+	touch -d '1 hour ago' "$HOME/x/prog3" "$HOME/y/prog3"
+	ln -s "$HOME/x/prog3" "$HOME/bin/prog3"
+	srun --as Text_Viewer --no-infer "$HOME/bin/prog3"
+	expect_policy compiled
+	srun --as Text_Viewer --no-infer "$HOME/bin/prog3"
+	expect_policy cached
+	ln -sfn "$HOME/y/prog3" "$HOME/bin/prog3"
+	srun --as Text_Viewer --no-infer "$HOME/bin/prog3"
+	expect_status 0
+	expect_policy compiled
 }
 
 @test "a damaged, shared or symlinked compiled policy is not used, and is rewritten" {

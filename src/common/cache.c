@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -11,16 +12,37 @@
 
 #include "macro.h"
 
-int cache_key(uint64_t key[CACHE_KEY_WORDS])
+/*
+ * Each cache of a start asks (the filter's, the stack's, the library's),
+ * some from another thread: one stat(2) of /proc/self/exe serves them
+ * all. The executable a process runs stays the same object; its size
+ * cannot change while it runs (ETXTBSY), its mtime only by a touch,
+ * which a later start sees.
+ */
+static pthread_once_t key_once = PTHREAD_ONCE_INIT;
+static uint64_t key_words[CACHE_KEY_WORDS];
+static int key_err;
+
+static void key_read(void)
 {
 	struct stat st;
 
-	if (stat("/proc/self/exe", &st) < 0)
-		return -errno;
-	key[0] = st.st_dev;
-	key[1] = st.st_ino;
-	key[2] = (uint64_t)st.st_size;
-	key[3] = cache_ns(&st.st_mtim);
+	if (stat("/proc/self/exe", &st) < 0) {
+		key_err = -errno;
+		return;
+	}
+	key_words[0] = st.st_dev;
+	key_words[1] = st.st_ino;
+	key_words[2] = (uint64_t)st.st_size;
+	key_words[3] = cache_ns(&st.st_mtim);
+}
+
+int cache_key(uint64_t key[CACHE_KEY_WORDS])
+{
+	pthread_once(&key_once, key_read);
+	if (key_err)
+		return key_err;
+	memcpy(key, key_words, sizeof(key_words));
 	return 0;
 }
 

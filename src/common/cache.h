@@ -42,7 +42,8 @@ static inline bool cache_racy(const struct timespec *mtime,
 }
 
 /* The identity of the running executable (device, inode, size, mtime):
- * a rebuilt or upgraded fbac-run may compute differently. */
+ * a rebuilt or upgraded fbac-run may compute differently. Read once per
+ * process. */
 int cache_key(uint64_t key[CACHE_KEY_WORDS]);
 
 /* $XDG_CACHE_HOME/fbac/NAME as env has it, into out; -ENAMETOOLONG or

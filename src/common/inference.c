@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -21,20 +20,37 @@
 
 #define DPKG_INFO "/var/lib/dpkg/info"
 
-/* A dpkg file list, mapped; NULL when absent or unreadable. */
-static char *map_list(int dirfd, const char *name, size_t *len)
+/* A dpkg file list, read (malloc'd); NULL when absent or unreadable.
+ * Read, not mapped: a mapping and its unmapping cost more than copying
+ * a list of a few kB (scan_one reads likewise). */
+static char *read_list(int dirfd, const char *name, size_t *len)
 {
 	_cleanup_close_ int fd = openat(dirfd, name, O_RDONLY | O_CLOEXEC);
 	struct stat st;
-	void *p;
+	char *p;
+	size_t got = 0;
 
 	if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||
 	    st.st_size <= 0 || st.st_size > 64 * 1024 * 1024)
 		return NULL;
-	p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-	if (p == MAP_FAILED)
+	if (!(p = malloc((size_t)st.st_size)))
 		return NULL;
-	*len = (size_t)st.st_size;
+	/* The size fstat saw, as a mapping of it had: less only when the
+	 * file shrank meanwhile (then what is left). */
+	while (got < (size_t)st.st_size) {
+		ssize_t n = read(fd, p + got, (size_t)st.st_size - got);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		got += (size_t)n;
+	}
+	if (!got) {
+		free(p);
+		return NULL;
+	}
+	*len = got;
 	return p;
 }
 
@@ -99,15 +115,15 @@ static bool try_list(struct infer_program *ip, int dfd, const char *pkg,
 		char *map;
 
 		snprintf(name, sizeof(name), "%s%s.list", pkg, archs[a]);
-		if (!(map = map_list(dfd, name, &len)))
+		if (!(map = read_list(dfd, name, &len)))
 			continue;
 		if (any_exe || list_names(map, len, ip->exe, ip->real)) {
 			snprintf(ip->package, sizeof(ip->package), "%s", pkg);
 			take_dirs(ip, pkg, map, len);
-			munmap(map, len);
+			free(map);
 			return true;
 		}
-		munmap(map, len);
+		free(map);
 	}
 	return false;
 }
@@ -422,7 +438,8 @@ void infer_program(const char *typed, const char *exe, char *const *argv,
 	snprintf(ip->typed, sizeof(ip->typed), "%s", base);
 	snprintf(ip->exe, sizeof(ip->exe), "%s", exe);
 	snprintf(ip->cmd, sizeof(ip->cmd), "%s", strchr(typed, '/') ? exe : typed);
-	if (!realpath(exe, ip->real) || streq(ip->real, exe))
+	ip->resolved = realpath(exe, ip->real) != NULL;
+	if (!ip->resolved || streq(ip->real, exe))
 		ip->real[0] = 0;
 	find_interpreter(ip);
 	base = ip->real[0] ? strrchr(ip->real, '/') + 1 : ip->typed;

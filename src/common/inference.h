@@ -34,6 +34,9 @@ struct infer_program {
 	 * or its absolute path when it was typed with a '/'. */
 	char cmd[PATH_MAX];
 	char exe[PATH_MAX], real[PATH_MAX];
+	/* realpath(exe) succeeded: it is real, or exe itself when real is
+	 * "" (the stack cache's key takes it from here). */
+	bool resolved;
 	/* A script's interpreter ("#!/bin/sh": /bin/sh and its real path
 	 * /usr/bin/dash), which must be allowed to start; "" when none. */
 	char interp[PATH_MAX], interp_real[PATH_MAX];

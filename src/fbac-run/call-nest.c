@@ -84,7 +84,8 @@ struct landlock_extra *nest_exec_extras(const struct fbac_stack *st)
 	if (landlock_expand(st, x) < 0)
 		goto fail;
 	for (size_t i = 0; i < st->n; i++)
-		if (landlock_note_exec(&x[i], &st->entries[i].policy->ll) < 0)
+		if (landlock_note_exec(&x[i], &st->entries[i].policy->ll,
+				       NULL) < 0)
 			goto fail;
 	/* Only names and identities are kept, no descriptor. */
 	landlock_extra_release(x, st->n);

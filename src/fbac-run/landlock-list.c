@@ -44,6 +44,7 @@ int landlock_grant_add(struct landlock_grants *g, const char *path,
 		g->v[g->n].dir = S_ISDIR(st->st_mode);
 		g->v[g->n].dev = st->st_dev;
 		g->v[g->n].ino = st->st_ino;
+		g->v[g->n].mode = st->st_mode;
 	}
 	g->n++;
 	return 0;

@@ -192,10 +192,12 @@ static int add_missing_sup(int sup, uint64_t access, const char *path,
 }
 
 /* The same for a path, opened once. A missing path counts in *missing
- * and gets add_missing_sup()'s rule, where missing is not NULL. */
+ * and gets add_missing_sup()'s rule, where missing is not NULL. The
+ * object opened goes in *seen, where seen is not NULL. */
 static int add_path2(int sup, uint64_t sup_access, int prog,
 		     uint64_t prog_access, const char *path,
-		     uint64_t literal_only, size_t *missing)
+		     uint64_t literal_only, size_t *missing,
+		     struct landlock_seen *seen)
 {
 	struct stat st;
 	_cleanup_close_ int fd = -1;
@@ -213,6 +215,9 @@ static int add_path2(int sup, uint64_t sup_access, int prog,
 			       -errno;
 	if (fstat(fd, &st) < 0)
 		return -errno;
+	if (seen)
+		*seen = (struct landlock_seen){ true, st.st_mode, st.st_dev,
+						st.st_ino };
 	return add_fd2(sup, sup_access, prog, prog_access, fd,
 		       S_ISDIR(st.st_mode), literal_only);
 }
@@ -324,6 +329,9 @@ struct ll_prep {
 	struct landlock_extra *x;
 	uint64_t handled, handled_net;
 	int sup, prog; /* the rulesets (prog: -1 when not made) */
+	/* Per plan path, the object its rule was made on (NULL: none kept):
+	 * for landlock_note_exec(). */
+	struct landlock_seen *seen;
 	/* The supervisor's own rules on whole trees, with the rights below
 	 * each. */
 	const char *sup_dirs[FBAC_MAX_LAYERS + 2];
@@ -394,14 +402,21 @@ static int ll_plan_path(struct ll_prep *s, size_t i)
 	}
 	if (!acc && !prog_acc)
 		return 0;
-	if (g && g->fd >= 0)
+	if (g && g->fd >= 0) {
 		r = add_fd2(s->sup, acc, s->prog, prog_acc, g->fd, g->dir,
 			    p->paths[i].literal_only);
-	else if (x && landlock_grant_at(&x->absent, p->paths[i].path))
+		/* Opened with no symlink on the way, nor a last one: what
+		 * the path names, followed or not. */
+		if (s->seen && g->mode)
+			s->seen[i] = (struct landlock_seen){ true, g->mode,
+							     g->dev, g->ino };
+	} else if (x && landlock_grant_at(&x->absent, p->paths[i].path)) {
 		r = add_missing_sup(s->sup, acc, p->paths[i].path, &s->missing);
-	else
+	} else {
 		r = add_path2(s->sup, acc, s->prog, prog_acc, p->paths[i].path,
-			      p->paths[i].literal_only, &s->missing);
+			      p->paths[i].literal_only, &s->missing,
+			      s->seen ? &s->seen[i] : NULL);
+	}
 	if (r < 0) {
 		errno = -r;
 		return log_error(r, "cannot add a landlock rule for '%s': %m",
@@ -447,7 +462,7 @@ static int ll_exec_narrow(const struct ll_prep *s)
 		if ((r = add_path2(s->sup, FBAC_LL_FS_EXECUTE & handled, s->prog,
 				   (FBAC_LL_FS_EXECUTE | FBAC_LL_FS_READ_FILE) &
 					   handled,
-				   x->exec.v[i].path, 0, NULL)) < 0)
+				   x->exec.v[i].path, 0, NULL, NULL)) < 0)
 			return log_error(r, "cannot add a landlock rule for '%s'",
 					 x->exec.v[i].path);
 	for (size_t i = 0; s->prog >= 0 && x && x->narrowed && i < x->narrow.n;
@@ -466,7 +481,7 @@ static int ll_sup_rules(const struct ll_prep *s)
 
 	for (size_t k = 0; k < s->n_sup_dirs; k++)
 		if ((r = add_path2(s->sup, s->sup_below[k], -1, 0,
-				   s->sup_dirs[k], 0, NULL)) < 0)
+				   s->sup_dirs[k], 0, NULL, NULL)) < 0)
 			return log_error(
 				r, "cannot add the supervisor's rule for '%s'",
 				s->sup_dirs[k]);
@@ -481,7 +496,7 @@ static int ll_sup_rules(const struct ll_prep *s)
 					    FBAC_LL_FS_WRITE_FILE |
 					    FBAC_LL_FS_IOCTL_DEV |
 					    FBAC_LL_FS_TRUNCATE),
-				   -1, 0, "/dev/pts", 0, NULL)) < 0)
+				   -1, 0, "/dev/pts", 0, NULL, NULL)) < 0)
 			return log_error(r, "cannot add the supervisor's /dev/pts rule");
 	return 0;
 }
@@ -490,13 +505,14 @@ static int ll_sup_rules(const struct ll_prep *s)
  * program's own exact layer (prog, when prog_fd is not NULL). */
 static int prepare_one(const struct fbac_stack_entry *e, int abi,
 		       struct landlock_extra *x, const char *const *sup_reads,
-		       size_t n_sup_reads, int *sup_fd, int *prog_fd)
+		       size_t n_sup_reads, int *sup_fd, int *prog_fd,
+		       struct landlock_seen *seen)
 {
 	const struct fbac_landlock_plan *p = &e->policy->ll;
 	struct ll_ruleset_attr attr = { 0 };
 	size_t attr_size = abi >= 6 ? 24 : abi >= 4 ? 16 : 8;
 	_cleanup_close_ int sup = -1, prog = -1;
-	struct ll_prep s = { .p = p, .x = x };
+	struct ll_prep s = { .p = p, .x = x, .seen = seen };
 	int r;
 
 	attr.handled_access_fs = s.handled = p->handled_fs & fs_mask(abi);
@@ -544,19 +560,27 @@ int landlock_prepare(const struct fbac_stack *st, int abi,
 		sup_fds[i] = prog_fds ? (prog_fds[i] = -1) : -1;
 	if (abi < 1)
 		return 0;
-	for (size_t i = 0; i < st->n; i++)
+	for (size_t i = 0; i < st->n; i++) {
+		const struct fbac_landlock_plan *p = &st->entries[i].policy->ll;
+		/* Without memory for it, each path is looked at again. */
+		_cleanup_free_ struct landlock_seen *seen =
+			extras && p->n_paths ?
+				calloc(p->n_paths, sizeof(*seen)) :
+				NULL;
+
 		if ((r = prepare_one(&st->entries[i], abi,
 				     extras ? &extras[i] : NULL, sup_reads,
 				     n_sup_reads, &sup_fds[i],
-				     prog_fds ? &prog_fds[i] : NULL)) < 0 ||
+				     prog_fds ? &prog_fds[i] : NULL, seen)) < 0 ||
 		    /* What its rules with EXECUTE named, for the exec check. */
-		    (extras && (r = landlock_note_exec(
-					&extras[i], &st->entries[i].policy->ll)) < 0)) {
+		    (extras &&
+		     (r = landlock_note_exec(&extras[i], p, seen)) < 0)) {
 			landlock_close(sup_fds, st->n);
 			if (prog_fds)
 				landlock_close(prog_fds, st->n);
 			return r;
 		}
+	}
 	return 0;
 }
 

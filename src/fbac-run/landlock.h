@@ -31,6 +31,7 @@ struct landlock_grant {
 	bool dir;
 	dev_t dev;
 	ino_t ino;
+	mode_t mode; /* 0: not known (no object) */
 	/* The object as an O_PATH descriptor until its rule is made (-1:
 	 * opened again then, and compared): a second open of every path
 	 * cost ~4 us each at start-up. */
@@ -96,10 +97,20 @@ size_t landlock_ll_find(const struct fbac_ll_path *v, size_t n,
 const struct landlock_grant *landlock_grant_at(const struct landlock_grants *g,
 					      const char *path);
 
+/* The object a plan path's rule was made on, as fstat(2) saw it then. */
+struct landlock_seen {
+	bool ok; /* false: none opened (implied, missing): stat(2) it */
+	mode_t mode;
+	dev_t dev;
+	ino_t ino;
+};
+
 /* Record in x->exec_named the regular file each rule of p with EXECUTE
- * names, once its rules are made. Return: 0 or -ENOMEM. */
+ * names, once its rules are made: seen[i] (NULL: none) for paths[i]
+ * where it was opened for its rule. Return: 0 or -ENOMEM. */
 int landlock_note_exec(struct landlock_extra *x,
-		       const struct fbac_landlock_plan *p);
+		       const struct fbac_landlock_plan *p,
+		       const struct landlock_seen *seen);
 /* Close the rule objects landlock_expand held open for landlock_prepare. */
 void landlock_extra_release(struct landlock_extra *extras, size_t n);
 void landlock_extra_free(struct landlock_extra *extras, size_t n);

@@ -162,7 +162,11 @@ int stack_cache_key(struct stack_cache *sc, const struct layers *l,
 		walk(sc, AT_FDCWD, l->dirs[i].dir, 0, cache_ns(&now));
 	}
 	put_s(o, exe);
-	put_s(o, realpath(exe, real) ? real : NULL);
+	/* Inference resolved the same path a moment ago (ip->exe is exe). */
+	if (ip)
+		put_s(o, !ip->resolved ? NULL : ip->real[0] ? ip->real : exe);
+	else
+		put_s(o, realpath(exe, real) ? real : NULL);
 	fbac_blob_put_u32(o, (uint32_t)n_as);
 	for (size_t i = 0; i < n_as; i++)
 		put_s(o, as[i]);

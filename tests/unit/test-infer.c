@@ -62,6 +62,32 @@ static void test_list(void)
 					     1, out, sizeof(out)), -ENOENT,
 		       "only under /etc");
 	}
+	{
+		static const char conf[] = "/etc/x.conf\n/etc/yrc\n/etc/x";
+		static const char *const xy[] = { "x", "y" }, *const yx[] = {
+			"y", "x"
+		};
+		static const char nl[] = "/etc/a\nb\n/etc/ab";
+		static const char *const a_nl_b[] = { "a\nb" };
+
+		is_int(fbac_infer_list_child(conf, strlen(conf), "/etc", xy, 2,
+					     out, sizeof(out)),
+		       0, "the candidates in their order");
+		is_str(out, "x", "a folder or file named as the program first");
+		is_int(fbac_infer_list_child(conf, strlen(conf) - 7, "/etc", xy,
+					     2, out, sizeof(out)),
+		       0, "then NAMErc, for every name");
+		is_str(out, "yrc", "before NAME.conf of the first name");
+		is_int(fbac_infer_list_child(conf, strlen(conf) - 15, "/etc",
+					     yx, 2, out, sizeof(out)),
+		       0, "NAME.conf last");
+		is_str(out, "x.conf", "NAME.conf, whole");
+		/* As a search of the whole list finds it, across two lines. */
+		is_int(fbac_infer_list_child(nl, strlen(nl), "/etc", a_nl_b, 1,
+					     out, sizeof(out)),
+		       0, "a name with a newline");
+		is_str(out, "a\nb", "found as before, across the lines");
+	}
 }
 
 static void short_name(const char *in, const char *want)

@@ -11,6 +11,7 @@
 
 #include "fbac-limits.h"
 #include "policy.h"
+#include "sort.h"
 #include "stack.h"
 #include "suggest.h"
 #include "hint.h"
@@ -907,6 +908,124 @@ out:
 	fbac_policy_free(lean);
 }
 
+/* The path rules sorted, equal ones merged: the first of them in
+ * resolution order speaks for all (its origin), with many rules to sort. */
+static void test_first_origin(void)
+{
+	static const char first_text[] = FUNC(
+		"Dup_A") "privileges: [file_read: /dup/x]\n"
+			 "---\n" FUNC(
+				 "Dup_B") "privileges: [file_read: /dup/x]\n"
+					  "---\n" FUNC(
+						  "Dup_AB") "includes: [Dup_A, Filler, Dup_B]\n"
+							    "---\n" FUNC(
+								    "Dup_BA") "includes: [Dup_B, Filler, Dup_A]\n"
+									      "---\n" FUNC(
+										      "Filler") "privileges:\n"
+												"  - file_read: /z/9\n  - file_read: /a/1\n"
+												"  - file_read: /m/**\n  - file_write: /dup/x\n"
+												"  - file_read: /dup\n  - file_read: /dup/x/**\n"
+												"  - file_read: /b/*\n  - file_read: /a\n"
+												"  - file_read: /dup/w\n  - file_read: /y/**\n";
+	const char *texts[] = { first_text, NULL };
+	const char *const funcs[] = { "Dup_AB", "Dup_BA" };
+	const char *const want[] = { "Dup_AB > Dup_AB > Dup_A",
+				     "Dup_BA > Dup_BA > Dup_B" };
+
+	if (!setup(texts))
+		return;
+	for (size_t f = 0; f < 2; f++) {
+		struct fbac_policy *p = policy_of(funcs[f]);
+		struct fbac_verdict v;
+		bool sorted = true;
+
+		if (!p)
+			continue;
+		/* By literal prefix (bytes, then length), then pattern. */
+		for (size_t i = 1; i < p->n_prules; i++) {
+			const struct fbac_prule *a = &p->prules[i - 1],
+						*b = &p->prules[i];
+			int c = memcmp(a->pattern, b->pattern,
+				       a->plen < b->plen ? a->plen : b->plen);
+
+			if (!c)
+				c = a->plen < b->plen ? -1 : a->plen > b->plen;
+			if (!c)
+				c = strcmp(a->pattern, b->pattern);
+			if (c > 0 || (!c && a->deny > b->deny))
+				sorted = false;
+		}
+		ok(sorted, "%s: path rules in order", funcs[f]);
+		fbac_policy_check_path(p, FBAC_OP_FILE_READ, "/dup/x", &v);
+		ok(v.allowed && v.origin && v.origin->chain &&
+			   !strcmp(v.origin->chain, want[f]),
+		   "%s: the rule granted twice names the first grant (%s)",
+		   funcs[f],
+		   v.origin && v.origin->chain ? v.origin->chain : "NULL");
+		fbac_policy_free(p);
+	}
+}
+
+/* fbac_sort_nearly() (lib/sort.c): the stable order, by insertion when the
+ * array is nearly sorted, by qsort past its budget of moves. */
+struct keyed {
+	int key, seq;
+};
+
+static int cmp_key(const void *x, const void *y)
+{
+	const struct keyed *a = x, *b = y;
+
+	return (a->key > b->key) - (a->key < b->key);
+}
+
+static bool stable_sorted(const struct keyed *v, size_t n)
+{
+	for (size_t i = 1; i < n; i++)
+		if (v[i - 1].key > v[i].key ||
+		    (v[i - 1].key == v[i].key && v[i - 1].seq > v[i].seq))
+			return false;
+	return true;
+}
+
+static void test_sort_nearly(void)
+{
+	enum { N = 300 };
+	struct keyed v[N];
+	unsigned seed = 7;
+
+	/* Sorted with ties; a few out of place (by insertion); reversed (past
+	 * the budget:
+	 * qsort); random keys with many ties (qsort). */
+	for (int shape = 0; shape < 4; shape++) {
+		int sum = 0, sum2 = 0;
+
+		for (int i = 0; i < N; i++) {
+			seed = seed * 1103515245u + 12345u;
+			v[i].key = shape == 0 ? i / 3 :
+				   shape == 1 ? (i % 10 ? i : i - 2) :
+				   shape == 2 ? N - i :
+						(int)(seed >> 16) % 17;
+			v[i].seq = i;
+			sum += v[i].key;
+		}
+		fbac_sort_nearly(v, N, sizeof(*v), cmp_key);
+		for (int i = 0; i < N; i++)
+			sum2 += v[i].key;
+		ok(sum == sum2, "fbac_sort_nearly, shape %d: the same elements",
+		   shape);
+		/* Stability of qsort's fallback is glibc's (a merge sort). */
+		ok(stable_sorted(v, N),
+		   "fbac_sort_nearly, shape %d: sorted, equal keys in their first order",
+		   shape);
+	}
+	v[0] = (struct keyed){ 1, 0 };
+	fbac_sort_nearly(v, 1, sizeof(*v), cmp_key);
+	fbac_sort_nearly(v, 0, sizeof(*v), cmp_key);
+	ok(v[0].key == 1 && v[0].seq == 0,
+	   "fbac_sort_nearly: one element or none, nothing moved");
+}
+
 static void test_narrow(void)
 {
 	const char *texts[] = { ll_text, protected_text, NULL };
@@ -1664,6 +1783,8 @@ int main(void)
 	test_landlock();
 	test_compile_flags();
 	test_narrow();
+	test_sort_nearly();
+	test_first_origin();
 	test_implied();
 	test_stack();
 	test_stack_metadata();
