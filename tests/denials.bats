@@ -37,6 +37,7 @@ setup() {
 teardown() {
 	kill_tracked
 	fbac_teardown
+	[[ -z ${DAC-} ]] || rm -rf -- "$DAC"
 }
 
 # serve_http DIR: a loopback HTTP server on a free port for DIR, outside
@@ -619,4 +620,62 @@ with open(sys.argv[1], "w") as f:
 	[[ $screen != *TOPSECRET* ]] || fail "the secret is on the screen"
 	run --separate-stderr "$FBAC" log --program vim.basic
 	[[ $output == *"denied file_read '$HOME/.ssh/id_rsa' for vim.basic["* ]] || { show_run; fail "not in fbac log"; }
+}
+
+# dac_tree: under a folder every user may search, what only uid 65534 may
+# reach: locked/ (700) with a file, open/secret (600), nowrite/ (755, so
+# no one else may make names in it); and root's own rootonly (600).
+dac_tree() {
+	DAC=$(mktemp -d /tmp/fbac-dac.XXXXXX)
+	chmod 755 "$DAC"
+	mkdir "$DAC/locked" "$DAC/open" "$DAC/nowrite"
+	echo locked-content >"$DAC/locked/f"
+	echo secret-content >"$DAC/open/secret"
+	echo root-content >"$DAC/open/rootonly"
+	chmod 600 "$DAC/open/secret" "$DAC/open/rootonly"
+	chmod 700 "$DAC/locked"
+	chown -R 65534:65534 "$DAC/locked" "$DAC/open/secret" "$DAC/nowrite"
+}
+
+@test "root's program under fbac-run has no capabilities: the file permissions that refuse it are told (a walk, a continued open, an injected open, a creation, a mkdir); uid 65534's are the kernel's own, silent" {
+	[[ $EUID -eq 0 ]] || skip "needs root: only root's capabilities are dropped by fbac-run"
+	require_unprivileged
+	dac_tree
+	local rw=(--as Basic_Runtime --as Read_Write_Directory -D "Read_Write_Directory.dir=$DAC")
+	local why="the file's permissions refuse it: fbac-run runs root's programs without root's capabilities"
+	# Natively root reads and makes all of it: the refusals are fbac's.
+	cat "$DAC/locked/f" "$DAC/open/secret" >/dev/null
+	# Through a folder it may not search (the supervisor's walk).
+	run --separate-stderr "$FBAC_RUN" --log="$LOG" "${rw[@]}" cat "$DAC/locked/f"
+	[[ $status -eq 1 && $stderr == *"fbac: denied file_read '$DAC/locked/f' for cat["*"]: $why"* ]] || { show_run; fail "the walk"; }
+	grep -q "\"operation\": \"file_read\", \"object\": \"$DAC/locked/f\", \"decision\": \"deny\"" "$LOG" || { cat "$LOG"; fail "no event for the walk"; }
+	# A file it may not read, opened read-only: continued in the kernel.
+	run --separate-stderr "$FBAC_RUN" "${rw[@]}" cat "$DAC/open/secret"
+	[[ $status -eq 1 && $stderr == *"fbac: denied file_read '$DAC/open/secret' for cat["*"]: $why"* ]] || { show_run; fail "the continued open"; }
+	# Opened for writing: made by the supervisor, which the kernel refuses.
+	run --separate-stderr "$FBAC_RUN" "${rw[@]}" dash -c "echo x >>'$DAC/open/secret'"
+	[[ $status -ne 0 && $stderr == *"fbac: denied file_write '$DAC/open/secret' for dash["*"]: $why"* ]] || { show_run; fail "the injected open"; }
+	# A name made in a folder it may not write.
+	run --separate-stderr "$FBAC_RUN" "${rw[@]}" touch "$DAC/nowrite/new"
+	[[ $status -eq 1 && $stderr == *"fbac: denied file_create '$DAC/nowrite/new' for touch["*"]: $why"* ]] || { show_run; fail "the creation"; }
+	run --separate-stderr "$FBAC_RUN" "${rw[@]}" mkdir "$DAC/nowrite/d"
+	[[ $status -eq 1 && $stderr == *"fbac: denied dir_mkdir '$DAC/nowrite/d' for mkdir["*"]: $why"* ]] || { show_run; fail "the mkdir"; }
+	# What root may do without capabilities stays quiet: its own 600 file.
+	run --separate-stderr "$FBAC_RUN" "${rw[@]}" cat "$DAC/open/rootonly"
+	[[ $status -eq 0 && $output == root-content && $stderr != *fbac:* ]] || { show_run; fail "root's own file"; }
+	# uid 65534: root's 600 file is the kernel's refusal, natively too.
+	run --separate-stderr run_unprivileged "$FBAC_RUN" "${rw[@]}" cat "$DAC/open/rootonly"
+	[[ $status -eq 1 && $stderr == *"Permission denied"* && $stderr != *"fbac: denied"* ]] || { show_run; fail "uid 65534: a line for the kernel's own refusal"; }
+}
+
+@test "O_PATH of a file the permissions let no one but its owner read: opened as natively (the kernel's O_PATH), for root and for uid 65534" {
+	require_unprivileged
+	dac_tree
+	local py=(--as Script_Interpreter -D "Script_Interpreter.projects=$DAC" /usr/bin/python3 -c)
+	local code="import os, stat, sys; fd = os.open(sys.argv[1], os.O_PATH); print(stat.S_ISREG(os.fstat(fd).st_mode))"
+	need_commands /usr/bin/python3
+	run --separate-stderr "$FBAC_RUN" "${py[@]}" "$code" "$DAC/open/secret"
+	[[ $status -eq 0 && $output == True && $stderr != *fbac:* ]] || { show_run; fail "root"; }
+	run --separate-stderr run_unprivileged "$FBAC_RUN" "${py[@]}" "$code" "$DAC/open/rootonly"
+	[[ $status -eq 0 && $output == True && $stderr != *fbac:* ]] || { show_run; fail "uid 65534"; }
 }

@@ -253,6 +253,23 @@ bool call_refuse(struct call *c, enum fbac_op op, const char *path,
 		 const char *reason);
 
 /*
+ * File permissions that refuse root's program because fbac-run took
+ * root's capabilities away (sup-dac.c), told with one line and one event
+ * when the kernel confirms the refusal; nothing for any other user, whose
+ * refusals are the kernel's own. Each only adds a line: the answer is
+ * the caller's. call_predict_dac: an open with flags of r (continued in
+ * the kernel, or failed with EACCES when we made it). call_tell_dac: a
+ * call we made for op on path failed with EACCES; want (R_OK, W_OK, X_OK)
+ * on dirfd is what it needed. call_tell_dac_walk: the resolution of name
+ * failed with EACCES; a folder on the way may not be searched.
+ */
+void call_predict_dac(struct call *c, enum fbac_op op, const struct resolved *r,
+		      int flags);
+void call_tell_dac(struct call *c, enum fbac_op op, const char *path, int dirfd,
+		   int want);
+void call_tell_dac_walk(struct call *c, enum fbac_op op, const char *name);
+
+/*
  * The reason for refusing an exec that e (an entry of our stack, or with
  * nested of a nested run's) allows but whose kernel rules will refuse: a
  * file made or replaced since they were made, or a rule the kernel cannot

@@ -51,20 +51,10 @@ struct ll_net_port_attr {
 
 int landlock_abi(void)
 {
-	/* The kernel's answer cannot change while we run: asked once, as
-	 * the supervisor asks on every notified ioctl. A race between two
-	 * receivers asks twice and stores the same value. */
-	static int known = -1;
-	int abi = __atomic_load_n(&known, __ATOMIC_RELAXED);
-	long v;
+	long abi = syscall(SYS_landlock_create_ruleset, NULL, 0,
+			   LANDLOCK_CREATE_RULESET_VERSION);
 
-	if (abi >= 0)
-		return abi;
-	v = syscall(SYS_landlock_create_ruleset, NULL, 0,
-		    LANDLOCK_CREATE_RULESET_VERSION);
-	abi = v < 0 ? 0 : (int)v;
-	__atomic_store_n(&known, abi, __ATOMIC_RELAXED);
-	return abi;
+	return abi < 0 ? 0 : (int)abi;
 }
 
 static uint64_t fs_mask(int abi)

@@ -150,6 +150,19 @@ static int drop_bounding(void)
 		}
 }
 
+bool holds_dac_override(void)
+{
+	cap_flag_value_t over = CAP_CLEAR, search = CAP_CLEAR;
+	cap_t cur = cap_get_proc();
+
+	if (!cur)
+		return false;
+	(void)cap_get_flag(cur, CAP_DAC_OVERRIDE, CAP_EFFECTIVE, &over);
+	(void)cap_get_flag(cur, CAP_DAC_READ_SEARCH, CAP_EFFECTIVE, &search);
+	cap_free(cur);
+	return over == CAP_SET || search == CAP_SET;
+}
+
 int drop_capabilities(void)
 {
 	cap_t none;

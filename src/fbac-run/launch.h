@@ -59,6 +59,9 @@ struct launch {
 /* Drop every capability, for good (bounding and ambient sets too).
  * Return: 0 or -errno. */
 int drop_capabilities(void);
+/* Whether we hold CAP_DAC_OVERRIDE or CAP_DAC_READ_SEARCH (root), which
+ * drop_capabilities() takes away. */
+bool holds_dac_override(void);
 
 /*
  * Record the signal state the program is to start with. Called first

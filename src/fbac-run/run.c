@@ -316,6 +316,7 @@ static int run_confine_self(struct run_state *rs)
 		stack_cache_store(&rs->sc, &rs->st);
 	/* What we do for the program, we do with no more authority than it
 	 * has: as root, no capability may lend it mknod or chown. */
+	rs->s.dac_dropped = holds_dac_override();
 	if (drop_capabilities() < 0) {
 		log_error(-errno, "cannot drop capabilities: %m");
 		return -1;

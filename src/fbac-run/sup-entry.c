@@ -34,8 +34,16 @@ static int resolve_entry(struct call *c, int dirfd, uint64_t path,
 	int err = call_resolve_arg(c, dirfd, path, RES_PARENT | RES_MAY_MISS,
 				   r);
 
-	if (err < 0)
+	if (err < 0) {
+		char name[FBAC_MAX_PATH];
+
+		/* A folder on the way root may not search without its
+		 * capabilities: the name copied again, for the line only. */
+		if (err == -EACCES && c->s->dac_dropped &&
+		    target_read_string(c->tid, path, name, sizeof(name)) >= 0)
+			call_tell_dac_walk(c, op, name);
 		return err;
+	}
 	/* ".", ".." or "/": no name to create or remove there. */
 	if (r->parent_fd < 0) {
 		bool root = !strcmp(r->path, "/");
@@ -61,11 +69,14 @@ static int resolve_entry(struct call *c, int dirfd, uint64_t path,
 	 * gets no denial line (Chromium tries mkdir in /usr/lib/chromium at
 	 * every start). The answer is the same EACCES either way. Only with
 	 * the program's own credentials and no capability on either side,
-	 * as fbac-run drops them before it starts the program.
+	 * as fbac-run drops them before it starts the program. Unless root
+	 * started it: then the refusal is for want of the capabilities we
+	 * dropped, ours, and told (sup-dac.c).
 	 */
 	if (faccessat(r->parent_fd, "", W_OK | X_OK,
 		      AT_EMPTY_PATH | AT_EACCESS) < 0 &&
 	    errno == EACCES && target_has_our_creds(c->tid)) {
+		call_tell_dac(c, op, r->path, r->parent_fd, W_OK | X_OK);
 		resolved_close(r);
 		return -EACCES;
 	}

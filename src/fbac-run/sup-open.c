@@ -177,6 +177,15 @@ static bool may_continue_ctty(struct call *c, const struct resolved *r,
 	return true;
 }
 
+/* The operation an open with flags is named by when the file's
+ * permissions refuse it (sup-dac.c). */
+static enum fbac_op open_op(int flags, bool is_dir)
+{
+	if ((flags & O_ACCMODE) != O_RDONLY)
+		return FBAC_OP_FILE_WRITE;
+	return is_dir ? FBAC_OP_DIR_READ : FBAC_OP_FILE_READ;
+}
+
 /*
  * Nothing at the path: create it, or report what the kernel would.
  * Return: true when the call is answered; false when a file appeared
@@ -211,6 +220,9 @@ static bool open_missing(struct call *c, const struct resolved *r, int flags,
 	if (fd < 0 && err == -EEXIST && !(flags & O_EXCL) && may_retry)
 		return false;
 	if (fd < 0) {
+		if (err == -EACCES)
+			call_tell_dac(c, FBAC_OP_FILE_CREATE, r->path,
+				      r->parent_fd, W_OK | X_OK);
 		call_fail(c, err);
 		return true;
 	}
@@ -228,7 +240,7 @@ static void open_existing(struct call *c, struct resolved *r, int flags)
 {
 	bool cloexec = flags & O_CLOEXEC;
 	char name[64];
-	int fd;
+	int fd, err;
 
 	if ((flags & (O_CREAT | O_EXCL)) == (O_CREAT | O_EXCL)) {
 		call_fail(c, -EEXIST);
@@ -278,6 +290,12 @@ static void open_existing(struct call *c, struct resolved *r, int flags)
 		fdname(name, sizeof(name), r->fd);
 		fd = open(name, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK |
 					(r->is_dir ? O_DIRECTORY : 0));
+		/* The file's permissions refuse reading it, which O_PATH
+		 * never asks for: the kernel's O_PATH, as above. */
+		if (fd < 0 && errno == EACCES) {
+			call_continue(c);
+			return;
+		}
 		if (fd < 0) {
 			call_fail(c, -errno);
 			return;
@@ -287,10 +305,12 @@ static void open_existing(struct call *c, struct resolved *r, int flags)
 		return;
 	}
 	if (may_continue_ctty(c, r, flags)) {
+		call_predict_dac(c, open_op(flags, false), r, flags);
 		call_continue(c);
 		return;
 	}
 	if (may_continue_read(c, r, flags)) {
+		call_predict_dac(c, open_op(flags, r->is_dir), r, flags);
 		__atomic_fetch_add(&c->s->continued, 1, __ATOMIC_RELAXED);
 		call_continue(c);
 		return;
@@ -323,7 +343,10 @@ static void open_existing(struct call *c, struct resolved *r, int flags)
 		return;
 	}
 	if (fd < 0) {
-		call_fail(c, -errno);
+		err = -errno;
+		if (err == -EACCES)
+			call_predict_dac(c, open_op(flags, r->is_dir), r, flags);
+		call_fail(c, err);
 		return;
 	}
 	/* F_SETFL takes only the status flags, all of which we know. */
@@ -366,6 +389,7 @@ static bool open_known(struct call *c, const char *name, int flags)
 	}
 	if (!cont)
 		return false;
+	call_predict_dac(c, open_op(flags, r.is_dir), &r, flags);
 	__atomic_fetch_add(&c->s->continued, 1, __ATOMIC_RELAXED);
 	call_continue(c);
 	return true;
@@ -401,6 +425,9 @@ static void do_open(struct call *c, int dirfd, uint64_t path, int flags,
 		r.fd = r.parent_fd = -1;
 		err = call_resolve_path(c, dirfd, name, rf, &r);
 		if (err < 0) {
+			if (err == -EACCES)
+				call_tell_dac_walk(c, open_op(flags, false),
+						   name);
 			call_fail(c, err);
 			return;
 		}

@@ -123,6 +123,10 @@ struct sup {
 	 * here (filter.c), and file_getattr is granted on every path
 	 * (call_decide_getattr), extended attributes and inotify excepted. */
 	bool metadata_visible;
+	/* fbac-run was started with CAP_DAC_OVERRIDE or CAP_DAC_READ_SEARCH
+	 * (root), which it dropped: the file permissions that then refuse
+	 * the program are told (sup-dac.c). */
+	bool dac_dropped;
 	/* Nested runs registered (call-nest.c), live or orphaned: while
 	 * none is, no decision looks for them. Atomic. */
 	unsigned long nested_runs;
