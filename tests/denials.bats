@@ -637,7 +637,7 @@ dac_tree() {
 	chown -R 65534:65534 "$DAC/locked" "$DAC/open/secret" "$DAC/nowrite"
 }
 
-@test "root's program under fbac-run has no capabilities: the file permissions that refuse it are told (a walk, a continued open, an injected open, a creation, a mkdir); uid 65534's are the kernel's own, silent" {
+@test "root's program under fbac-run has no capabilities: the file permissions that refuse it are told (a walk, a continued open, an injected open, a creation, a mkdir, a chmod, a chown); uid 65534's are the kernel's own, silent" {
 	[[ $EUID -eq 0 ]] || skip "needs root: only root's capabilities are dropped by fbac-run"
 	require_unprivileged
 	dac_tree
@@ -660,6 +660,13 @@ dac_tree() {
 	[[ $status -eq 1 && $stderr == *"fbac: denied file_create '$DAC/nowrite/new' for touch["*"]: $why"* ]] || { show_run; fail "the creation"; }
 	run --separate-stderr "$FBAC_RUN" "${rw[@]}" mkdir "$DAC/nowrite/d"
 	[[ $status -eq 1 && $stderr == *"fbac: denied dir_mkdir '$DAC/nowrite/d' for mkdir["*"]: $why"* ]] || { show_run; fail "the mkdir"; }
+	# Changes only the owner, or root with its capabilities, may make.
+	local owner="it needs root's capabilities (another user's file, or a new owner), and fbac-run runs root's programs without them"
+	run --separate-stderr "$FBAC_RUN" "${rw[@]}" chmod 644 "$DAC/open/secret"
+	[[ $status -eq 1 && $stderr == *"fbac: denied file_setattr '$DAC/open/secret' for chmod["*"]: $owner"* ]] || { show_run; fail "the chmod"; }
+	run --separate-stderr "$FBAC_RUN" "${rw[@]}" chown 65534 "$DAC/open/rootonly"
+	[[ $status -eq 1 && $stderr == *"fbac: denied file_setattr '$DAC/open/rootonly' for chown["*"]: $owner"* ]] || { show_run; fail "the chown"; }
+	[[ $(stat -c %u "$DAC/open/rootonly") == 0 ]] || fail "chown happened"
 	# What root may do without capabilities stays quiet: its own 600 file.
 	run --separate-stderr "$FBAC_RUN" "${rw[@]}" cat "$DAC/open/rootonly"
 	[[ $status -eq 0 && $output == root-content && $stderr != *fbac:* ]] || { show_run; fail "root's own file"; }

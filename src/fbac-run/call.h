@@ -268,6 +268,11 @@ void call_predict_dac(struct call *c, enum fbac_op op, const struct resolved *r,
 void call_tell_dac(struct call *c, enum fbac_op op, const char *path, int dirfd,
 		   int want);
 void call_tell_dac_walk(struct call *c, enum fbac_op op, const char *name);
+/* The same for a change of r's attributes (op) refused EPERM, which only
+ * the owner, or root with its capabilities, may make; uid: the owner a
+ * chown asks for, or -1. */
+void call_tell_unowned(struct call *c, enum fbac_op op,
+		       const struct resolved *r, uid_t uid);
 
 /*
  * The reason for refusing an exec that e (an entry of our stack, or with

@@ -49,6 +49,9 @@ static int resolve_set(struct call *c, int dirfd, uint64_t path, int atflags,
 	if (owner_op && r->fd >= 0 &&
 	    target_kernel_refuses_owner_op(c->tid, r->st.st_uid) &&
 	    call_would_allow_path(c, FBAC_OP_FILE_GETATTR, r->path)) {
+		/* Unless root started it: our refusal then (sup-dac.c). */
+		if (call_would_allow_path(c, op, r->path))
+			call_tell_unowned(c, op, r, (uid_t)-1);
 		resolved_close(r);
 		return -EPERM;
 	}
@@ -80,6 +83,8 @@ static void do_chmod(struct call *c, int dirfd, uint64_t path, mode_t mode,
 		if (chmod(name, mode) < 0)
 			err = -errno;
 	}
+	if (err == -EPERM)
+		call_tell_unowned(c, FBAC_OP_FILE_SETATTR, &r, (uid_t)-1);
 	resolved_close(&r);
 	call_respond(c, 0, err);
 }
@@ -98,6 +103,8 @@ static void do_chown(struct call *c, int dirfd, uint64_t path, uid_t uid,
 	}
 	if (fchownat(r.fd, "", uid, gid, AT_EMPTY_PATH) < 0)
 		err = -errno;
+	if (err == -EPERM)
+		call_tell_unowned(c, FBAC_OP_FILE_SETATTR, &r, uid);
 	resolved_close(&r);
 	call_respond(c, 0, err);
 }
@@ -116,6 +123,8 @@ static void h_truncate(struct call *c)
 	fdname(name, sizeof(name), r.fd);
 	if (truncate(name, (off_t)ARG(c, 1)) < 0)
 		err = -errno;
+	if (err == -EACCES)
+		call_tell_dac(c, FBAC_OP_FILE_TRUNCATE, r.path, r.fd, W_OK);
 	resolved_close(&r);
 	call_respond(c, 0, err);
 }
@@ -140,6 +149,10 @@ static void do_utimens(struct call *c, int dirfd, uint64_t path,
 		if (utimensat(AT_FDCWD, name, ts, 0) < 0)
 			err = -errno;
 	}
+	if (err == -EPERM)
+		call_tell_unowned(c, FBAC_OP_FILE_SETATTR, &r, (uid_t)-1);
+	else if (err == -EACCES)
+		call_tell_dac(c, FBAC_OP_FILE_SETATTR, r.path, r.fd, W_OK);
 	resolved_close(&r);
 	call_respond(c, 0, err);
 }

@@ -35,6 +35,8 @@
 
 #define DAC_REASON                                                             \
 	"the file's permissions refuse it: fbac-run runs root's programs without root's capabilities"
+#define OWNER_REASON                                                           \
+	"it needs root's capabilities (another user's file, or a new owner), and fbac-run runs root's programs without them"
 
 /* Whether the kernel refuses us want on name relative to dirfd ("" for
  * dirfd itself) for lack of permission: with our credentials, the
@@ -114,4 +116,15 @@ void call_tell_dac_walk(struct call *c, enum fbac_op op, const char *name)
 		}
 		*p = '/';
 	}
+}
+
+void call_tell_unowned(struct call *c, enum fbac_op op,
+		       const struct resolved *r, uid_t uid)
+{
+	/* Root's own file, to stay root's: the EPERM is not for want of a
+	 * capability (an immutable file, say). */
+	if (!c->s->dac_dropped || !r->st.st_mode ||
+	    (r->st.st_uid == 0 && (uid == (uid_t)-1 || uid == 0)))
+		return;
+	(void)call_refuse(c, op, r->path[0] ? r->path : "?", OWNER_REASON);
 }
