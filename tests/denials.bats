@@ -633,11 +633,13 @@ dac_tree() {
 	echo secret-content >"$DAC/open/secret"
 	echo root-content >"$DAC/open/rootonly"
 	chmod 600 "$DAC/open/secret" "$DAC/open/rootonly"
+	cp /bin/true "$DAC/open/prog744"
+	chmod 744 "$DAC/open/prog744"
 	chmod 700 "$DAC/locked"
-	chown -R 65534:65534 "$DAC/locked" "$DAC/open/secret" "$DAC/nowrite"
+	chown -R 65534:65534 "$DAC/locked" "$DAC/open/secret" "$DAC/open/prog744" "$DAC/nowrite"
 }
 
-@test "root's program under fbac-run has no capabilities: the file permissions that refuse it are told (a walk, a continued open, an injected open, a creation, a mkdir, a chmod, a chown); uid 65534's are the kernel's own, silent" {
+@test "root's program under fbac-run has no capabilities: the file permissions that refuse it are told (a walk, a continued open, an injected open, a creation, a mkdir, a chmod, a chown, an exec); uid 65534's are the kernel's own, silent" {
 	[[ $EUID -eq 0 ]] || skip "needs root: only root's capabilities are dropped by fbac-run"
 	require_unprivileged
 	dac_tree
@@ -667,6 +669,11 @@ dac_tree() {
 	run --separate-stderr "$FBAC_RUN" "${rw[@]}" chown 65534 "$DAC/open/rootonly"
 	[[ $status -eq 1 && $stderr == *"fbac: denied file_setattr '$DAC/open/rootonly' for chown["*"]: $owner"* ]] || { show_run; fail "the chown"; }
 	[[ $(stat -c %u "$DAC/open/rootonly") == 0 ]] || fail "chown happened"
+	# A program root runs natively (its owner's execute bit), not here.
+	"$DAC/open/prog744"
+	run --separate-stderr "$FBAC_RUN" --as Basic_Runtime --as Spawn_Shell --as Run_Programs_From \
+		-D "Run_Programs_From.dir=$DAC" dash -c "'$DAC/open/prog744'"
+	[[ $status -eq 126 && $stderr == *"fbac: denied file_execute '$DAC/open/prog744' for dash["*"]: $why"* ]] || { show_run; fail "the exec"; }
 	# What root may do without capabilities stays quiet: its own 600 file.
 	run --separate-stderr "$FBAC_RUN" "${rw[@]}" cat "$DAC/open/rootonly"
 	[[ $status -eq 0 && $output == root-content && $stderr != *fbac:* ]] || { show_run; fail "root's own file"; }

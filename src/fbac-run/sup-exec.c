@@ -191,6 +191,13 @@ static void do_exec(struct call *c, int dirfd, uint64_t path, int flags)
 	if (c->tid == c->s->launch_pid)
 		__atomic_store_n(&c->s->launch_pid, 0, __ATOMIC_RELEASE);
 	if (err < 0) {
+		char name[FBAC_MAX_PATH];
+
+		/* A folder on the way root may not search without its
+		 * capabilities (sup-dac.c): copied again, for the line only. */
+		if (err == -EACCES && c->s->dac_dropped &&
+		    target_read_string(c->tid, path, name, sizeof(name)) >= 0)
+			call_tell_dac_walk(c, FBAC_OP_FILE_EXECUTE, name);
 		/* memfd, deleted files and other pathless programs: refused. */
 		call_fail(c, err == -ENOENT || err == -EFAULT ||
 					     err == -ENOTDIR ?
@@ -206,6 +213,10 @@ static void do_exec(struct call *c, int dirfd, uint64_t path, int flags)
 	    !call_refuse(c, FBAC_OP_FILE_EXECUTE, r.path,
 			 "the dynamic loader run as a program would run files that may only be read"))
 		err = -EACCES;
+	/* A program root may run, by an execute bit, but not without its
+	 * capabilities: the kernel's EACCES is ours to tell (sup-dac.c). */
+	if (!err && S_ISREG(r.st.st_mode) && (r.st.st_mode & 0111))
+		call_tell_dac(c, FBAC_OP_FILE_EXECUTE, r.path, r.fd, X_OK);
 	resolved_close(&r);
 	/* Landlock's EXECUTE right bounds what a swapped path could reach. */
 	if (err) {
