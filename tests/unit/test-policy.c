@@ -17,6 +17,7 @@
 #include "hint.h"
 #include "tap.h"
 #include "unit-util.h"
+#include "ll-equal.h"
 
 static struct fbac_library *lib;
 static struct fbac_arena *env_arena;
@@ -1125,33 +1126,6 @@ static bool expand_in(const struct fbac_ll_expand *v, size_t n, const char *dir)
 	return false;
 }
 
-static bool ll_paths_eq(const struct fbac_ll_path *a, size_t na,
-			const struct fbac_ll_path *b, size_t nb)
-{
-	if (na != nb)
-		return false;
-	for (size_t i = 0; i < na; i++)
-		if (!streq(a[i].path, b[i].path) || a[i].access != b[i].access ||
-		    a[i].literal_only != b[i].literal_only)
-			return false;
-	return true;
-}
-
-static bool expands_eq(const struct fbac_ll_expand *a, size_t na,
-		       const struct fbac_ll_expand *b, size_t nb)
-{
-	if (na != nb)
-		return false;
-	for (size_t i = 0; i < na; i++)
-		if (!streq(a[i].dir, b[i].dir) ||
-		    !streq(a[i].glob ? a[i].glob : "",
-			   b[i].glob ? b[i].glob : "") ||
-		    a[i].access != b[i].access ||
-		    a[i].n_holes != b[i].n_holes || a[i].trees != b[i].trees)
-			return false;
-	return true;
-}
-
 /*
  * A listing that a tree rule above gives all it would is left out of
  * the plan (plan-implied.c): the kernel takes the union of the rules on
@@ -1184,12 +1158,13 @@ static void test_implied(void)
 	   "/home/u/doc/*.md is listed: a narrow rule on the folder alone");
 	ok(ll_paths_eq(p->ll.paths, p->ll.n_paths, base->ll.paths,
 		       base->ll.n_paths) &&
-		   expands_eq(p->ll.expand, p->ll.n_expand, base->ll.expand,
-			      base->ll.n_expand) &&
+		   ll_expands_eq(p->ll.expand, p->ll.n_expand, base->ll.expand,
+				 base->ll.n_expand) &&
 		   ll_paths_eq(p->ll.narrow, p->ll.n_narrow, base->ll.narrow,
 			       base->ll.n_narrow) &&
-		   expands_eq(p->ll.narrow_expand, p->ll.n_narrow_expand,
-			      base->ll.narrow_expand, base->ll.n_narrow_expand),
+		   ll_expands_eq(p->ll.narrow_expand, p->ll.n_narrow_expand,
+				 base->ll.narrow_expand,
+				 base->ll.n_narrow_expand),
 	   "the kernel plan is the plan without the implied patterns");
 	path_is(p, FBAC_OP_FILE_EXECUTE, "/usr/bin/git-shell", true, NULL);
 	path_is(base, FBAC_OP_FILE_EXECUTE, "/usr/bin/git-shell", true, NULL);

@@ -19,6 +19,7 @@
 #include "stack.h"
 #include "tap.h"
 #include "unit-util.h"
+#include "ll-equal.h"
 
 static const char key[] = "the inputs, spelt out";
 
@@ -53,34 +54,6 @@ static bool rule_eq(const struct fbac_rule *a, const struct fbac_rule *b)
 	for (size_t i = 0; a->hosts && i < a->n_hosts; i++)
 		if (!str_eq(a->hosts[i], b->hosts[i]))
 			return false;
-	return true;
-}
-
-static bool llpaths_eq(const struct fbac_ll_path *a, size_t na,
-		       const struct fbac_ll_path *b, size_t nb)
-{
-	if (na != nb)
-		return false;
-	for (size_t i = 0; i < na; i++)
-		if (!str_eq(a[i].path, b[i].path) || a[i].access != b[i].access ||
-		    a[i].literal_only != b[i].literal_only)
-			return false;
-	return true;
-}
-
-static bool expand_eq(const struct fbac_ll_expand *a, size_t na,
-		      const struct fbac_ll_expand *b, size_t nb)
-{
-	if (na != nb)
-		return false;
-	for (size_t i = 0; i < na; i++) {
-		if (!str_eq(a[i].dir, b[i].dir) || !str_eq(a[i].glob, b[i].glob) ||
-		    a[i].n_holes != b[i].n_holes || a[i].access != b[i].access)
-			return false;
-		for (size_t k = 0; k < a[i].n_holes; k++)
-			if (!str_eq(a[i].holes[k], b[i].holes[k]))
-				return false;
-	}
 	return true;
 }
 
@@ -149,13 +122,13 @@ static const char *policy_diff(const struct fbac_policy *a,
 	    (x->n_bind_ports && memcmp(x->bind_ports, y->bind_ports,
 				       x->n_bind_ports * sizeof(uint16_t))))
 		return "the kernel plan's rights, ports or scopes";
-	if (!llpaths_eq(x->paths, x->n_paths, y->paths, y->n_paths))
+	if (!ll_paths_eq(x->paths, x->n_paths, y->paths, y->n_paths))
 		return "the kernel plan's paths";
-	if (!llpaths_eq(x->narrow, x->n_narrow, y->narrow, y->n_narrow))
+	if (!ll_paths_eq(x->narrow, x->n_narrow, y->narrow, y->n_narrow))
 		return "the kernel plan's narrow rules";
-	if (!expand_eq(x->expand, x->n_expand, y->expand, y->n_expand) ||
-	    !expand_eq(x->narrow_expand, x->n_narrow_expand, y->narrow_expand,
-		       y->n_narrow_expand))
+	if (!ll_expands_eq(x->expand, x->n_expand, y->expand, y->n_expand) ||
+	    !ll_expands_eq(x->narrow_expand, x->n_narrow_expand,
+			   y->narrow_expand, y->n_narrow_expand))
 		return "the kernel plan's expansions";
 	if (!gaps)
 		return NULL;
