@@ -145,6 +145,17 @@ running_in_foreground() {
 	done
 }
 
+# stop_fg_interrupt PID: ^Z stops the job, fg resumes it; once PID runs
+# again (state S) in the foreground, ^C reaches it and ends the run (130).
+stop_fg_interrupt() {
+	keys C-z
+	stopped_to_prompt
+	resume
+	running_in_foreground "$1"
+	keys C-c
+	finished 130
+}
+
 # A nested run (fbac-run(1), "Nested runs"): sleep under its own
 # fbac-run, started by a confined sh. The nested fbac-run stays sleep's
 # parent; ^Z stops the four, the outer fbac-run once sh has stopped.
@@ -157,12 +168,7 @@ running_in_foreground() {
 	# Its parent is the nested fbac-run, not the confined sh.
 	[[ $(ps -o args= -p "$(ps -o ppid= -p "$pid" | tr -d ' ')") == 'fbac-run -q --as Basic_Runtime sleep 62' ]] ||
 		fail "sleep's parent is not the nested fbac-run"
-	keys C-z
-	stopped_to_prompt
-	resume
-	running_in_foreground "$pid"
-	keys C-c
-	finished 130
+	stop_fg_interrupt "$pid"
 }
 
 @test "jobs: a program without a handler: ^Z stops both, fg resumes, ^C ends it (130)" {
@@ -171,13 +177,7 @@ running_in_foreground() {
 	type_line 'fbac-run -q --as Basic_Runtime sleep 61'
 	local pid
 	pid=$(running 'sleep 61') || fail "sleep does not run"
-	keys C-z
-	stopped_to_prompt
-	resume
-	# Running again (state S), in the foreground: ^C reaches it.
-	running_in_foreground "$pid"
-	keys C-c
-	finished 130
+	stop_fg_interrupt "$pid"
 }
 
 # bats test_tags=app:python3
