@@ -833,6 +833,25 @@ in_dir() {
 	cd "$1" && shift && exec "$@"
 }
 
+# chromium_unprivileged_page [ref]: what a uid 65534 chromium run needs:
+# the commands, the loopback page (URL), and a fresh home (UH, also
+# KEY_HOME) whose key's access time is set to tell whether it was read;
+# with ref, also its copy for an unconfined run (REF), made before that
+# (copying reads the key).
+chromium_unprivileged_page() {
+	need_commands chromium /usr/bin/convert-im6.q16
+	require_unprivileged
+	mkdir -p "$H/Downloads"
+	page || return
+	UH=$(unprivileged_home)
+	if [[ ${1-} == ref ]]; then
+		REF=$(ref_home) || return
+	fi
+	touch -a -d 2000-01-01 "$UH/.ssh/id_rsa"
+	KEY_HOME=$UH
+	URL=http://127.0.0.1:$PORT/index.html
+}
+
 # chromium_typed_checks HOME: the run ended well, with the one fallback
 # line, no denial line nor denial event, a fallback event, the key unread,
 # and HOME/Downloads/screenshot.png is the page.
@@ -849,25 +868,16 @@ chromium_typed_checks() {
 
 # bats test_tags=app:chromium
 @test "chromium --headless --screenshot URL (its policy, as typed, uid 65534, fresh home): one fallback line, no denial, the unconfined picture" {
-	need_commands chromium /usr/bin/convert-im6.q16
-	require_unprivileged
-	mkdir -p "$H/Downloads"
-	page || return
-	local uh url
-	uh=$(unprivileged_home)
-	REF=$(ref_home) || return
-	touch -a -d 2000-01-01 "$uh/.ssh/id_rsa"
-	KEY_HOME=$uh
-	url=http://127.0.0.1:$PORT/index.html
+	chromium_unprivileged_page ref || return
 	run --separate-stderr run_unprivileged bash -c "$(declare -f in_dir); in_dir \"\$@\"" bash \
-		"$uh/Downloads" timeout "$BROWSER_TIMEOUT" "$FBAC_RUN" --log "$uh/events.jsonl" \
-		-D "ports=80,443,$PORT" chromium --headless --screenshot "$url"
+		"$UH/Downloads" timeout "$BROWSER_TIMEOUT" "$FBAC_RUN" --log "$UH/events.jsonl" \
+		-D "ports=80,443,$PORT" chromium --headless --screenshot "$URL"
 	printf '%s\n' "$stderr" >"$ERR"
-	chromium_typed_checks "$uh" || return
+	chromium_typed_checks "$UH" || return
 	# Unconfined, its own sandbox starts (a user may make user namespaces).
 	unconfined bash -c "$(declare -f in_dir); in_dir \"\$@\"" bash "$REF/Downloads" \
-		chromium --headless --screenshot "$url" || return
-	same_shot "$uh/Downloads/screenshot.png" "$REF/Downloads/screenshot.png"
+		chromium --headless --screenshot "$URL" || return
+	same_shot "$UH/Downloads/screenshot.png" "$REF/Downloads/screenshot.png"
 }
 
 # Under --as, the program's own policy is replaced, but its sandbox fails
@@ -875,20 +885,12 @@ chromium_typed_checks() {
 # --as too, this run waited for a renderer until the timeout.
 # bats test_tags=as:Web_Browser
 @test "chromium --as Web_Browser --headless --screenshot URL (as typed, uid 65534, fresh home): the fallback line, no hang" {
-	need_commands chromium /usr/bin/convert-im6.q16
-	require_unprivileged
-	mkdir -p "$H/Downloads"
-	page || return
-	local uh url
-	uh=$(unprivileged_home)
-	touch -a -d 2000-01-01 "$uh/.ssh/id_rsa"
-	KEY_HOME=$uh
-	url=http://127.0.0.1:$PORT/index.html
+	chromium_unprivileged_page || return
 	run --separate-stderr run_unprivileged bash -c "$(declare -f in_dir); in_dir \"\$@\"" bash \
-		"$uh/Downloads" timeout "$BROWSER_TIMEOUT" "$FBAC_RUN" --log "$uh/events.jsonl" \
-		--as Web_Browser -D "Web_Browser.ports=80,443,$PORT" chromium --headless --screenshot "$url"
+		"$UH/Downloads" timeout "$BROWSER_TIMEOUT" "$FBAC_RUN" --log "$UH/events.jsonl" \
+		--as Web_Browser -D "Web_Browser.ports=80,443,$PORT" chromium --headless --screenshot "$URL"
 	printf '%s\n' "$stderr" >"$ERR"
-	chromium_typed_checks "$uh"
+	chromium_typed_checks "$UH"
 }
 
 # bats test_tags=app:chromium
