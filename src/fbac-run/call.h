@@ -268,6 +268,8 @@ void call_predict_dac(struct call *c, enum fbac_op op, const struct resolved *r,
 void call_tell_dac(struct call *c, enum fbac_op op, const char *path, int dirfd,
 		   int want);
 void call_tell_dac_walk(struct call *c, enum fbac_op op, const char *name);
+/* The same for the name at addr in the program, as the resolver read it. */
+void call_tell_dac_walk_arg(struct call *c, enum fbac_op op, uint64_t addr);
 /* The same for a change of r's attributes (op) refused EPERM, which only
  * the owner, or root with its capabilities, may make; uid: the owner a
  * chown asks for, or -1. */

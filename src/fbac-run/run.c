@@ -200,6 +200,7 @@ static int run_prepare_sup(struct run_state *rs)
 	s->load_lib_ctx = &rs->lazy;
 	s->env = &rs->l.env;
 	s->mode = o->mode;
+	s->landlock_abi = rs->abi;
 	s->verbosity = o->verbosity;
 	if (o->learn_empty) {
 		/* Everything would be denied: the log has it all, and the

@@ -50,7 +50,7 @@ static int resolve_set(struct call *c, int dirfd, uint64_t path, int atflags,
 	    target_kernel_refuses_owner_op(c->tid, r->st.st_uid) &&
 	    call_would_allow_path(c, FBAC_OP_FILE_GETATTR, r->path)) {
 		/* Unless root started it: our refusal then (sup-dac.c). */
-		if (call_would_allow_path(c, op, r->path))
+		if (c->s->dac_dropped && call_would_allow_path(c, op, r->path))
 			call_tell_unowned(c, op, r, (uid_t)-1);
 		resolved_close(r);
 		return -EPERM;

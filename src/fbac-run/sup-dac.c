@@ -9,7 +9,7 @@
  * another user): a refusal fbac causes, told here like any other (issue
  * 17: none is silent), with one line and one event naming the reason.
  * For any other user, the same refusal is the kernel's own: nothing is
- * told (fbac-run(1), "File permissions").
+ * told (fbac-run(1), "The filter").
  *
  * Two ways a refusal is met. A call the supervisor makes for the program
  * (the walk to the object, an open injected) fails with EACCES: told as
@@ -32,6 +32,7 @@
 #include "call.h"
 #include "fbac-limits.h"
 #include "sup.h"
+#include "target.h"
 
 #define DAC_REASON                                                             \
 	"the file's permissions refuse it: fbac-run runs root's programs without root's capabilities"
@@ -116,6 +117,17 @@ void call_tell_dac_walk(struct call *c, enum fbac_op op, const char *name)
 		}
 		*p = '/';
 	}
+}
+
+void call_tell_dac_walk_arg(struct call *c, enum fbac_op op, uint64_t addr)
+{
+	char name[FBAC_MAX_PATH];
+
+	/* The program's copy was the resolver's: read again, for the line
+	 * only (a name changed meanwhile can only miss or add a line). */
+	if (c->s->dac_dropped &&
+	    target_read_string(c->tid, addr, name, sizeof(name)) >= 0)
+		call_tell_dac_walk(c, op, name);
 }
 
 void call_tell_unowned(struct call *c, enum fbac_op op,

@@ -35,13 +35,8 @@ static int resolve_entry(struct call *c, int dirfd, uint64_t path,
 				   r);
 
 	if (err < 0) {
-		char name[FBAC_MAX_PATH];
-
-		/* A folder on the way root may not search without its
-		 * capabilities: the name copied again, for the line only. */
-		if (err == -EACCES && c->s->dac_dropped &&
-		    target_read_string(c->tid, path, name, sizeof(name)) >= 0)
-			call_tell_dac_walk(c, op, name);
+		if (err == -EACCES)
+			call_tell_dac_walk_arg(c, op, path);
 		return err;
 	}
 	/* ".", ".." or "/": no name to create or remove there. */

@@ -104,7 +104,7 @@ static bool kernel_runs(struct call *c, const struct resolved *r,
 
 	if (s->mode != MODE_ENFORCE ||
 	    __atomic_load_n(&s->roots_vary, __ATOMIC_ACQUIRE) ||
-	    landlock_abi() < 1)
+	    s->landlock_abi < 1)
 		return true;
 	i = s->extras && s->n_extras ?
 		    landlock_exec_refuser(s->stack, s->extras, s->n_extras,
@@ -191,13 +191,8 @@ static void do_exec(struct call *c, int dirfd, uint64_t path, int flags)
 	if (c->tid == c->s->launch_pid)
 		__atomic_store_n(&c->s->launch_pid, 0, __ATOMIC_RELEASE);
 	if (err < 0) {
-		char name[FBAC_MAX_PATH];
-
-		/* A folder on the way root may not search without its
-		 * capabilities (sup-dac.c): copied again, for the line only. */
-		if (err == -EACCES && c->s->dac_dropped &&
-		    target_read_string(c->tid, path, name, sizeof(name)) >= 0)
-			call_tell_dac_walk(c, FBAC_OP_FILE_EXECUTE, name);
+		if (err == -EACCES)
+			call_tell_dac_walk_arg(c, FBAC_OP_FILE_EXECUTE, path);
 		/* memfd, deleted files and other pathless programs: refused. */
 		call_fail(c, err == -ENOENT || err == -EFAULT ||
 					     err == -ENOTDIR ?

@@ -31,7 +31,6 @@
 
 #include "call.h"
 #include "filter.h"
-#include "landlock.h"
 #include "sup-handlers.h"
 #include "target.h"
 
@@ -59,18 +58,6 @@ static void tell(struct call *c, int fd, unsigned int cmd)
 	c->about = NULL;
 }
 
-/* The kernel's Landlock ABI, asked once: it cannot change while we run
- * (two receivers may both ask, and store the same answer). */
-static int abi_once(void)
-{
-	static int known = -1;
-	int abi = __atomic_load_n(&known, __ATOMIC_RELAXED);
-
-	if (abi < 0)
-		__atomic_store_n(&known, abi = landlock_abi(), __ATOMIC_RELAXED);
-	return abi;
-}
-
 bool handle_ioctl(struct call *c)
 {
 	unsigned int cmd = (unsigned int)ARG(c, 1);
@@ -80,7 +67,7 @@ bool handle_ioctl(struct call *c)
 		return false;
 	/* No Landlock domain, or none that handles device ioctls: nothing
 	 * to refuse. */
-	if (c->s->mode != MODE_ENFORCE || abi_once() < 5 ||
+	if (c->s->mode != MODE_ENFORCE || c->s->landlock_abi < 5 ||
 	    filter_ioctl_unchecked(cmd)) {
 		call_continue(c);
 		return true;

@@ -34,7 +34,6 @@
 
 #include "call.h"
 #include "filter.h"
-#include "landlock.h"
 #include "sup-handlers.h"
 #include "target.h"
 
@@ -218,8 +217,8 @@ bool handle_signal(struct call *c)
 	}
 	if (target == -1 && c->nr == SYS_pidfd_send_signal)
 		target = pidfd_target(c, (int)ARG(c, 0));
-	if (target > 0 && target != call_tgid(c) && in_sandbox(c->s, target) == 0 &&
-	    landlock_abi() >= 6) {
+	if (target > 0 && target != call_tgid(c) &&
+	    in_sandbox(c->s, target) == 0 && c->s->landlock_abi >= 6) {
 		snprintf(about, sizeof(about), "signal %d to pid %d, outside the sandbox",
 			 sig, (int)target);
 		c->about = about;

@@ -127,6 +127,9 @@ struct sup {
 	 * (root), which it dropped: the file permissions that then refuse
 	 * the program are told (sup-dac.c). */
 	bool dac_dropped;
+	/* The kernel's Landlock ABI (landlock_abi(), asked once at launch):
+	 * what the handlers predict of Landlock's refusals depends on it. */
+	int landlock_abi;
 	/* Nested runs registered (call-nest.c), live or orphaned: while
 	 * none is, no decision looks for them. Atomic. */
 	unsigned long nested_runs;
