@@ -19,7 +19,9 @@
  * AT_EACCESS on our copy of the object, with our credentials, the
  * program's): told before the call continues, which the kernel then
  * decides. A wrong prediction could only miss or add a line, never change
- * an answer.
+ * an answer. Execs and changes of attributes (call_tell_unowned: only the
+ * owner, or root with its capabilities, may make them) are told the
+ * first way, from what the supervisor or the kernel's access check says.
  */
 #include <errno.h>
 #include <fcntl.h>
