@@ -3,7 +3,9 @@
  * bench-interleave N [VAR=VALUE...] CMD [ARG...] [-- [VAR=VALUE...] CMD
  * [ARG...]]...: run the commands one after the other, round after round
  * (N rounds, after 5 unmeasured ones), and print each one's median wall
- * time, its quartiles and its ratio to the first command. On a noisy
+ * time, its quartiles and its ratio to the first command, and the
+ * median of its paired differences (each round's time minus that round's
+ * time of command 1, of command 2) in ms. On a noisy
  * machine, running the commands interleaved lets them share the same
  * noise: comparing two builds of fbac-run, or fbac-run with `true`, this
  * way gives steadier ratios than timing one command after the other.
@@ -32,6 +34,7 @@ struct cmd {
 	char **envp;
 	int status; /* of the first run */
 	double *ms;
+	double paired[2]; /* median of each round's difference to 1, to 2 */
 };
 
 static double now_ms(void)
@@ -164,16 +167,33 @@ int main(int argc, char **argv)
 				bad = 1;
 			}
 		}
-	printf("%-4s %10s %10s %10s %8s  %s\n", "", "median ms", "p25", "p75",
-	       "ratio", "command");
+	/* Paired: each round's difference to command 1 and to command 2,
+	 * whose median a slow phase of the machine moves far less than it
+	 * moves the medians themselves (taken before they are sorted). */
+	for (size_t c = 0; c < nc; c++) {
+		double *d = calloc((size_t)rounds, sizeof(*d));
+
+		for (int k = 0; k < 2 && d; k++) {
+			const double *ref = cmds[k < (int)nc ? k : 0].ms;
+
+			for (long r = 0; r < rounds; r++)
+				d[r] = cmds[c].ms[r] - ref[r];
+			qsort(d, (size_t)rounds, sizeof(*d), cmp_double);
+			cmds[c].paired[k] = d[rounds / 2];
+		}
+		free(d);
+	}
+	printf("%-4s %10s %10s %10s %8s %9s %9s  %s\n", "", "median ms", "p25",
+	       "p75", "ratio", "paired-1", "paired-2", "command");
 	for (size_t c = 0; c < nc; c++) {
 		double *v = cmds[c].ms, base;
 
 		qsort(v, (size_t)rounds, sizeof(*v), cmp_double);
 		base = cmds[0].ms[rounds / 2];
-		printf("%-4zu %10.3f %10.3f %10.3f %8.2f ", c + 1, v[rounds / 2],
-		       v[rounds / 4], v[3 * rounds / 4],
-		       base > 0 ? v[rounds / 2] / base : 0);
+		printf("%-4zu %10.3f %10.3f %10.3f %8.2f %9.3f %9.3f ", c + 1,
+		       v[rounds / 2], v[rounds / 4], v[3 * rounds / 4],
+		       base > 0 ? v[rounds / 2] / base : 0, cmds[c].paired[0],
+		       nc > 1 ? cmds[c].paired[1] : 0.0);
 		for (char **a = cmds[c].argv; *a; a++)
 			printf(" %s", *a);
 		putchar('\n');
