@@ -10,14 +10,14 @@
 
 struct sock_filter;
 
-/* The block's length: arch, nr, the request, TIOCSTI and TIOCLINUX, the
- * 14 requests Landlock never refuses, the two returns. */
-#define FILTER_IOCTL_BLOCK_LEN 23
+/* The block's length: arch, nr, the request, the four notified requests
+ * (TIOCSTI, TIOCLINUX, a nested run's two), the two returns. */
+#define FILTER_IOCTL_BLOCK_LEN 11
 
 /*
  * Write the block (FILTER_IOCTL_BLOCK_LEN instructions) at insns, to go
- * right after the prologue: a native ioctl (native_arch) is notified or,
- * for a request filter_ioctl_unchecked() names, allowed; every other
+ * right after the prologue: a native ioctl (native_arch) is allowed or,
+ * for the four requests the supervisor answers, notified; every other
  * call falls through past it, to a program that loads what it needs.
  */
 void filter_ioctl_block(struct sock_filter *insns, uint32_t native_arch);

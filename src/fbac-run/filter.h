@@ -77,17 +77,9 @@ void filter_job_done(struct filter_job *j);
  * name_to_handle_at, io_uring_setup, a user namespace as root, ...),
  * else 0. Only the refused variants of seccomp, unshare and clone are
  * notified; of ioctl (arg1 is its request), TIOCSTI and TIOCLINUX are
- * refused, the others are sup-ioctl.c's.
+ * refused, a nested run's two are sup-nest.c's.
  */
 int filter_refused(int nr, uint64_t arg1, const char **why, bool *probe);
-
-/*
- * Whether ioctl request cmd is one that Landlock never refuses, on any
- * file (FIOCLEX, FIONBIO, FIGETBSZ, ...): the filter lets these run in
- * the kernel; every other ioctl but TIOCSTI and TIOCLINUX is notified
- * for sup-ioctl.c.
- */
-bool filter_ioctl_unchecked(unsigned int cmd);
 
 /* The name of a native syscall number (for messages), or "?". */
 const char *filter_syscall_name(int nr);

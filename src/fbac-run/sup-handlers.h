@@ -38,10 +38,8 @@ bool handle_ftruncate(struct call *c);
  * pidfd_send_signal: the policy's line where Landlock's signal scope will
  * refuse the signal; the call then continues and the kernel decides */
 bool handle_signal(struct call *c);
-/* sup-ioctl.c: ioctl (but the requests Landlock never refuses, and
- * TIOCSTI and TIOCLINUX): the policy's line where Landlock will refuse a
- * device ioctl (the device opened without file_ioctl); the call then
- * continues and the kernel decides */
+/* sup-ioctl.c: the notified ioctls no other handler answers (a nested
+ * run's request on another file than its memory file): continued */
 bool handle_ioctl(struct call *c);
 /* sup-nest.c: ioctl FBAC_IOC_NEST_REGISTER and FBAC_IOC_NEST_DONE on a
  * memory file (nest-abi.h): a nested fbac-run hands its stack over, and

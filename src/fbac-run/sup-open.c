@@ -34,6 +34,8 @@ struct open_req {
 	int fd;
 	int flags;
 	bool cloexec; /* of the descriptor the target gets */
+	mode_t mode;
+	char path[FBAC_MAX_PATH];
 };
 
 static void open_blocking(void *p)
@@ -48,6 +50,7 @@ static void open_blocking(void *p)
 	if (fd < 0)
 		call_respond(&o->c, 0, -errno);
 	else {
+		call_tell_device_ioctls(&o->c, fd, o->mode, o->path);
 		call_inject_fd(&o->c, fd, o->cloexec);
 		close(fd);
 	}
@@ -71,6 +74,8 @@ static void open_in_worker(struct call *c, struct resolved *r, int flags,
 	o->fd = r->fd;
 	o->flags = flags;
 	o->cloexec = cloexec;
+	o->mode = r->st.st_mode;
+	memcpy(o->path, r->path, sizeof(o->path));
 	r->fd = -1;
 	if ((err = call_run_slow(c, open_blocking, o)) < 0) {
 		close(o->fd);
@@ -336,6 +341,7 @@ static void open_existing(struct call *c, struct resolved *r, int flags)
 	}
 	if (may_continue_ctty(c, r, flags)) {
 		call_predict_dac(c, open_op(flags, false), r, flags);
+		call_tell_device_ioctls(c, -1, r->st.st_mode, r->path);
 		call_continue(c);
 		return;
 	}
@@ -382,6 +388,7 @@ static void open_existing(struct call *c, struct resolved *r, int flags)
 	/* F_SETFL takes only the status flags, all of which we know. */
 	if (!(flags & O_NONBLOCK))
 		(void)fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
+	call_tell_device_ioctls(c, fd, r->st.st_mode, r->path);
 	call_inject_fd(c, fd, cloexec);
 	close(fd);
 }
