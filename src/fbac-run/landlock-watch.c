@@ -106,7 +106,7 @@ static void known_drop(struct known_dir *k)
 
 static void stop_watching(void)
 {
-	w.state = -1;
+	__atomic_store_n(&w.state, -1, __ATOMIC_RELEASE);
 	for (size_t i = 0; i < KNOWN_DIRS; i++)
 		known_drop(&w.known[i]);
 	for (size_t i = 0; i < w.n_dirs; i++)
@@ -128,7 +128,7 @@ static void begin(void)
 	struct epoll_event in = { .events = EPOLLIN },
 			   mnt = { .events = EPOLLPRI };
 
-	w.state = 1;
+	__atomic_store_n(&w.state, 1, __ATOMIC_RELEASE);
 	for (size_t i = 0; i < KNOWN_DIRS; i++)
 		w.known[i].fd = -1;
 	w.ifd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
@@ -304,7 +304,8 @@ static void lock_watch(void)
 	 * kernel waits out an SRCU grace period tearing it down), about
 	 * what 10,000 walks cost: only a run that has asked this often
 	 * makes one. */
-	if (w.state == 0 && ++w.asked >= FBAC_WATCH_AFTER)
+	if (w.state == 0 && __atomic_add_fetch(&w.asked, 1, __ATOMIC_RELAXED) >=
+				    FBAC_WATCH_AFTER)
 		begin();
 }
 
@@ -389,6 +390,17 @@ static int known_open(int root_fd, const char *dir, size_t len)
 		return -2;
 	}
 	return fd;
+}
+
+bool landlock_watch_may_know(void)
+{
+	int state = __atomic_load_n(&w.state, __ATOMIC_ACQUIRE);
+
+	/* Counted as lock_watch() counts, without its lock: the first
+	 * FBAC_WATCH_AFTER calls of a run only count. */
+	return state > 0 ||
+	       (state == 0 && __atomic_add_fetch(&w.asked, 1, __ATOMIC_RELAXED) >=
+				      FBAC_WATCH_AFTER);
 }
 
 bool landlock_watch_stat(const struct landlock_extra *extras, size_t n,
