@@ -99,8 +99,8 @@ bool fbac_vcache_get(struct fbac_vcache *c, enum fbac_op op, const char *path,
 	i = slot_of(h);
 	s = &c->slots[i];
 	pthread_mutex_lock(&c->lock);
-	hit = slot_used(c, i) && s->hash == h && s->len == len &&
-	      s->op == op && !memcmp(s->path, path, len);
+	hit = slot_used(c, i) && s->hash == h && s->len == len && s->op == op &&
+	      !memcmp(s->path, path, len);
 	if (hit) {
 		*denier = s->denier;
 		*v = s->v;

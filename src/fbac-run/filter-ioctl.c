@@ -38,8 +38,7 @@ static const uint32_t ioctl_notified[] = {
 	FBAC_IOC_NEST_REGISTER,
 	FBAC_IOC_NEST_DONE,
 };
-#define N_NOTIFIED                                                             \
-	((int)(sizeof(ioctl_notified) / sizeof(ioctl_notified[0])))
+#define N_NOTIFIED ((int)(sizeof(ioctl_notified) / sizeof(ioctl_notified[0])))
 _Static_assert(FILTER_IOCTL_BLOCK_LEN == 5 + N_NOTIFIED + 2,
 	       "the block: arch, nr, the request, the notified, two returns");
 

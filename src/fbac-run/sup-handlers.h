@@ -38,12 +38,9 @@ bool handle_ftruncate(struct call *c);
  * pidfd_send_signal: the policy's line where Landlock's signal scope will
  * refuse the signal; the call then continues and the kernel decides */
 bool handle_signal(struct call *c);
-/* sup-ioctl.c: the notified ioctls no other handler answers (a nested
- * run's request on another file than its memory file): continued */
-bool handle_ioctl(struct call *c);
 /* sup-nest.c: ioctl FBAC_IOC_NEST_REGISTER and FBAC_IOC_NEST_DONE on a
  * memory file (nest-abi.h): a nested fbac-run hands its stack over, and
- * says when nothing of it is left; false on any other file */
+ * says when nothing of it is left; on any other file, continued */
 bool handle_nest(struct call *c);
 /* sup-net.c: connect, bind, listen */
 void handle_net(struct call *c);

@@ -25,10 +25,8 @@
 #include <linux/fs.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 
 #include "call.h"
-#include "sup-handlers.h"
 
 #define ABOUT "its device ioctls"
 
@@ -56,15 +54,4 @@ void call_tell_device_ioctls(struct call *c, int fd, mode_t mode,
 			"the kernel refuses them: the device is opened where its policy does not grant file_ioctl");
 	}
 	c->about = NULL;
-}
-
-/* The ioctls notified but not answered elsewhere: a nested run's request
- * made on something other than its memory file, which the kernel
- * answers. */
-bool handle_ioctl(struct call *c)
-{
-	if (c->nr != SYS_ioctl)
-		return false;
-	call_continue(c);
-	return true;
 }

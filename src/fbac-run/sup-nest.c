@@ -124,15 +124,16 @@ bool handle_nest(struct call *c)
 	    (cmd != FBAC_IOC_NEST_REGISTER && cmd != FBAC_IOC_NEST_DONE))
 		return false;
 	/* Ours on a memory file only: on anything else (a device whose own
-	 * requests have these numbers, a bad descriptor) the kernel answers,
-	 * through handle_ioctl(). */
+	 * requests have these numbers, a bad descriptor) the kernel answers. */
 	fd = target_getfd(c->tid, (int)ARG(c, 0));
 	if (fd >= 0 && fcntl(fd, F_GET_SEALS) < 0) {
 		close(fd);
 		fd = -1;
 	}
-	if (fd < 0)
-		return false;
+	if (fd < 0) {
+		call_continue(c);
+		return true;
+	}
 	if (cmd == FBAC_IOC_NEST_REGISTER) {
 		do_register(c, fd);
 	} else {

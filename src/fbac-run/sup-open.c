@@ -180,7 +180,8 @@ static bool read_known_allowed(struct call *c, const struct resolved *r,
 	(void)flags;
 #else
 	if (!call_would_allow_path(c, open_op(flags, r->is_dir), r->path)) {
-		log_error(0, "internal error: the narrow rules allow reading '%s', which the policy does not",
+		log_error(0,
+			  "internal error: the narrow rules allow reading '%s', which the policy does not",
 			  r->path);
 		abort();
 	}
@@ -267,6 +268,52 @@ static bool open_missing(struct call *c, const struct resolved *r, int flags,
 	return true;
 }
 
+/*
+ * An O_PATH open, decided. The kernel will not inject an O_PATH file
+ * (ADDFD takes fget(), which skips them), and continuing would let a
+ * swapped path through. Where reading is allowed, a read-only descriptor
+ * serves every use of an O_PATH one (a dirfd, fstat, fchdir); elsewhere,
+ * and for what opening would disturb (devices, FIFOs, sockets, symlinks),
+ * the kernel's.
+ */
+static void open_path_only(struct call *c, const struct resolved *r,
+			   bool cloexec)
+{
+	char name[64];
+	int fd;
+
+	if (!(S_ISREG(r->st.st_mode) || S_ISDIR(r->st.st_mode)) ||
+	    !call_would_allow_path(c,
+				   r->is_dir ? FBAC_OP_DIR_READ :
+					       FBAC_OP_FILE_READ,
+				   r->path)) {
+		/*
+		 * Not readable: the descriptor must stay O_PATH, which only
+		 * the kernel can make. It continues, decided on file_getattr;
+		 * a path swapped in meanwhile can show metadata at most
+		 * (fstat), as every later use of the descriptor is decided
+		 * again.
+		 */
+		call_continue(c);
+		return;
+	}
+	fdname(name, sizeof(name), r->fd);
+	fd = open(name, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK |
+				(r->is_dir ? O_DIRECTORY : 0));
+	/* The file's permissions refuse reading it, which O_PATH never asks
+	 * for: the kernel's O_PATH, as above. */
+	if (fd < 0 && errno == EACCES) {
+		call_continue(c);
+		return;
+	}
+	if (fd < 0) {
+		call_fail(c, -errno);
+		return;
+	}
+	call_inject_fd(c, fd, cloexec);
+	close(fd);
+}
+
 /* An existing object: refused, continued in the kernel, or opened here
  * (or by a worker) and its descriptor injected. */
 static void open_existing(struct call *c, struct resolved *r, int flags)
@@ -292,51 +339,16 @@ static void open_existing(struct call *c, struct resolved *r, int flags)
 	if (!read_known_allowed(c, r, flags, narrow) &&
 	    (!decide_open(c, r, flags, false) ||
 	     (!(flags & O_PATH) &&
-	      !call_pty_allowed(c, (flags & O_ACCMODE) == O_WRONLY ?
-					   FBAC_OP_FILE_WRITE :
-					   FBAC_OP_FILE_READ,
+	      !call_pty_allowed(c,
+				(flags & O_ACCMODE) == O_WRONLY ?
+					FBAC_OP_FILE_WRITE :
+					FBAC_OP_FILE_READ,
 				r)))) {
 		call_fail(c, -EACCES);
 		return;
 	}
 	if (flags & O_PATH) {
-		/*
-		 * The kernel will not inject an O_PATH file (ADDFD takes
-		 * fget(), which skips them), and continuing would let a
-		 * swapped path through. Where reading is allowed, a read-only
-		 * descriptor serves every use of an O_PATH one (a dirfd,
-		 * fstat, fchdir); elsewhere, and for what opening would
-		 * disturb (devices, FIFOs, sockets, symlinks), refuse.
-		 */
-		if (!(S_ISREG(r->st.st_mode) || S_ISDIR(r->st.st_mode)) ||
-		    !call_would_allow_path(c, r->is_dir ? FBAC_OP_DIR_READ :
-							 FBAC_OP_FILE_READ,
-					   r->path)) {
-			/*
-			 * Not readable: the descriptor must stay O_PATH, which
-			 * only the kernel can make. It continues, decided on
-			 * file_getattr above; a path swapped in meanwhile can
-			 * show metadata at most (fstat), as every later use of
-			 * the descriptor is decided again.
-			 */
-			call_continue(c);
-			return;
-		}
-		fdname(name, sizeof(name), r->fd);
-		fd = open(name, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK |
-					(r->is_dir ? O_DIRECTORY : 0));
-		/* The file's permissions refuse reading it, which O_PATH
-		 * never asks for: the kernel's O_PATH, as above. */
-		if (fd < 0 && errno == EACCES) {
-			call_continue(c);
-			return;
-		}
-		if (fd < 0) {
-			call_fail(c, -errno);
-			return;
-		}
-		call_inject_fd(c, fd, cloexec);
-		close(fd);
+		open_path_only(c, r, cloexec);
 		return;
 	}
 	if (may_continue_ctty(c, r, flags)) {

@@ -515,8 +515,7 @@ int call_resolve_known(struct call *c, const char *path, bool follow, bool hold,
 	/* What call_resolve_path would name otherwise: another root, the
 	 * names of /proc and /dev that depend on who asks, the terminal. */
 	if (!landlock_watch_may_know() || path[0] != '/' || !slash ||
-	    !slash[1] ||
-	    __atomic_load_n(&c->s->roots_vary, __ATOMIC_ACQUIRE) ||
+	    !slash[1] || __atomic_load_n(&c->s->roots_vary, __ATOMIC_ACQUIRE) ||
 	    fbac_path_is_under(path, "/proc") ||
 	    fbac_path_is_under(path, "/dev") || !fbac_path_is_normal(path) ||
 	    strlen(path) >= sizeof(out->path))

@@ -66,7 +66,7 @@ static void dispatch_call(struct call *c)
 		if (handle_open(c) || handle_meta(c) || handle_entry(c) ||
 		    handle_attr(c) || handle_refused(c) ||
 		    handle_ftruncate(c) || handle_signal(c) || handle_exec(c) ||
-		    handle_file(c) || handle_nest(c) || handle_ioctl(c))
+		    handle_file(c) || handle_nest(c))
 			return;
 		/* A notified syscall without a handler is refused. */
 		call_respond(c, 0, -ENOSYS);
