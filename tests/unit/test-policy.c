@@ -18,6 +18,7 @@
 #include "tap.h"
 #include "unit-util.h"
 #include "ll-equal.h"
+#include "narrow-check.h"
 
 static struct fbac_library *lib;
 static struct fbac_arena *env_arena;
@@ -1027,6 +1028,13 @@ static void test_sort_nearly(void)
 	   "fbac_sort_nearly: one element or none, nothing moved");
 }
 
+static void narrow_within_policy(const struct fbac_policy *p, const char *name)
+{
+	ok(narrow_refused_reads(p, name) == 0 && p->ll.n_narrow > 0,
+	   "%s: its %zu narrow rules read nothing the policy refuses", name,
+	   p->ll.n_narrow);
+}
+
 static void test_narrow(void)
 {
 	const char *texts[] = { ll_text, protected_text, NULL };
@@ -1037,6 +1045,7 @@ static void test_narrow(void)
 
 	if (!setup(texts) || !(p = policy_of("LL")))
 		return;
+	narrow_within_policy(p, "LL");
 	n = narrow_at(p, "/usr");
 	ok(n && n->access == (FBAC_LL_FS_READ_FILE | FBAC_LL_FS_READ_DIR) &&
 		   !n->literal_only,
@@ -1067,6 +1076,7 @@ static void test_narrow(void)
 
 	if (!(p = policy_of("LL_Home")))
 		return;
+	narrow_within_policy(p, "LL_Home");
 	snprintf(buf, sizeof(buf), "%s/.ssh", "/home/u"); /* test_env */
 	e = narrow_expand_at(p, "/home/u");
 	ok(e && has_hole(e, buf), "a protected path is a hole in the home tree");
@@ -1076,6 +1086,7 @@ static void test_narrow(void)
 
 	if (!(p = policy_of("LL_Narrow")))
 		return;
+	narrow_within_policy(p, "LL_Narrow");
 	ok(narrow_at(p, "/srv") != NULL, "a plain tree is narrow");
 	ok(!narrow_at(p, "/logs"), "appending alone is not a narrow right");
 	n = narrow_at(p, "/dev/pts");

@@ -20,6 +20,7 @@
 #include "tap.h"
 #include "unit-util.h"
 #include "ll-equal.h"
+#include "narrow-check.h"
 
 static const char key[] = "the inputs, spelt out";
 
@@ -289,7 +290,7 @@ static void write_seed(const struct fbac_stack *st, const char *name)
 /* Every application policy, as fbac-run stacks it for its program. */
 static void test_applications(void)
 {
-	size_t n = 0, good = 0, fallback = 0;
+	size_t n = 0, good = 0, fallback = 0, narrow = 0, refused = 0;
 
 	for (size_t i = 0; i < lib->n_apps; i++) {
 		struct fbac_stack_input in = { .lib = lib, .env = &env,
@@ -303,6 +304,11 @@ static void test_applications(void)
 			continue;
 		}
 		n++;
+		for (size_t k = 0; k < st.n; k++) {
+			narrow += st.entries[k].policy->ll.n_narrow;
+			refused += narrow_refused_reads(st.entries[k].policy,
+							lib->apps[i]->name);
+		}
 		fallback += st.entries[0].policy->res->n_sandbox_fallback > 0;
 		good += round_trip(&st, lib->apps[i]->name);
 		if (i == 0) {
@@ -316,6 +322,9 @@ static void test_applications(void)
 		write_seed(&st, lib->apps[i]->name);
 		fbac_stack_clear(&st);
 	}
+	ok(narrow > 100 && refused == 0,
+	   "the applications' %zu narrow read rules read nothing their policies refuse (%zu reads refused)",
+	   narrow, refused);
 	ok(fallback > 0, "some application has sandbox_fallback (%zu)", fallback);
 	ok(n > 30, "the shipped applications stack (%zu)", n);
 	is_int((long)good, (long)n,
