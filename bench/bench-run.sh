@@ -94,7 +94,9 @@
 # (timed runs per cell, default 5, at least 5 is sensible), BENCH_N,
 # BENCH_ONLY (a space-separated subset of the workload names above),
 # BENCH_FIREFOX_RUNS (the firefox row's runs, default 5),
-# BENCH_WITHOUT (tools to treat as not installed, e.g. "hyperfine strace"),
+# BENCH_WITHOUT (tools to treat as not installed, e.g. "hyperfine strace";
+# without the strace column, the kernel column and the start-up bound still
+# read fbac-run's rules with strace where it is installed),
 # BENCH_KEEP=1 (keep the scratch tree).
 # A full run takes about 4 minutes on 2 cores, mostly strace.
 #
@@ -392,7 +394,9 @@ STARTUP_FLOOR=$BUILD/bench/bench-startup-floor
 # fbac-run running it (its program decides what --as infers).
 kernel_files() {
 	local i name st
-	if [[ ! -x $STARTUP_FLOOR ]] || ! have strace; then
+	# strace reads the rules, as for the start-up bound below: leaving
+	# out the strace column (BENCH_WITHOUT) does not leave out this one.
+	if [[ ! -x $STARTUP_FLOOR ]] || ! command -v strace >/dev/null 2>&1; then
 		echo "bench-run: the kernel column needs strace and $STARTUP_FLOOR: n/a" >&2
 		return
 	fi
