@@ -254,12 +254,11 @@ bool call_refuse(struct call *c, enum fbac_op op, const char *path,
 
 /*
  * A character or block device (mode) at path opened for the program,
- * whose ioctls
- * Landlock will refuse because it is opened without file_ioctl
- * (sup-ioctl.c): the policy's line and event for file_ioctl, once, at
- * the open. fd: the supervisor's descriptor, asked whether Landlock
- * refuses; -1 when the program opens it in the kernel (its terminal).
- * Only adds a line: the open goes on.
+ * whose ioctls Landlock will refuse because it is opened without
+ * file_ioctl (sup-ioctl.c): the policy's line and event for file_ioctl,
+ * once, at the open. fd: the supervisor's descriptor, asked whether
+ * Landlock refuses; -1 when the program opens it in the kernel (its
+ * terminal). Only adds a line: the open goes on.
  */
 void call_tell_device_ioctls(struct call *c, int fd, mode_t mode,
 			     const char *path);

@@ -291,6 +291,14 @@ static bool watch_and_walk(int root_fd, struct landlock_grant *g)
 	       walk_names_plain(root_fd, g);
 }
 
+/* One more call asked before the watch begins: whether enough have
+ * (also counted without the lock, by landlock_watch_may_know()). */
+static bool asked_enough(void)
+{
+	return __atomic_add_fetch(&w.asked, 1, __ATOMIC_RELAXED) >=
+	       FBAC_WATCH_AFTER;
+}
+
 /* Set while this thread keeps the watch locked, the news taken, for the
  * rest of one call (landlock_watch_stat() with hold). */
 static __thread bool holding;
@@ -304,8 +312,7 @@ static void lock_watch(void)
 	 * kernel waits out an SRCU grace period tearing it down), about
 	 * what 10,000 walks cost: only a run that has asked this often
 	 * makes one. */
-	if (w.state == 0 && __atomic_add_fetch(&w.asked, 1, __ATOMIC_RELAXED) >=
-				    FBAC_WATCH_AFTER)
+	if (w.state == 0 && asked_enough())
 		begin();
 }
 
@@ -396,11 +403,8 @@ bool landlock_watch_may_know(void)
 {
 	int state = __atomic_load_n(&w.state, __ATOMIC_ACQUIRE);
 
-	/* Counted as lock_watch() counts, without its lock: the first
-	 * FBAC_WATCH_AFTER calls of a run only count. */
-	return state > 0 ||
-	       (state == 0 && __atomic_add_fetch(&w.asked, 1, __ATOMIC_RELAXED) >=
-				      FBAC_WATCH_AFTER);
+	/* The first FBAC_WATCH_AFTER calls of a run only count. */
+	return state > 0 || (state == 0 && asked_enough());
 }
 
 bool landlock_watch_stat(const struct landlock_extra *extras, size_t n,

@@ -133,6 +133,11 @@ bool landlock_narrow_allows(const struct landlock_extra *extras, size_t n,
 bool landlock_still_names(const struct landlock_extra *extras, size_t n,
 			  int root_fd, const struct landlock_grant *hit);
 
+/* Whether landlock_watch_stat() may answer at all: false, at the cost of
+ * an atomic count, while the watch has not begun (and never will, or not
+ * yet), before the checks and the lock that asking it costs. */
+bool landlock_watch_may_know(void);
+
 /*
  * The stat of leaf (one component, not followed) in the directory
  * dir[0..len) (canonical), looked up in that directory without walking to
@@ -145,10 +150,6 @@ bool landlock_still_names(const struct landlock_extra *extras, size_t n,
  * Return: true with *st; false when it does not apply or fails (walk).
  */
 struct stat;
-/* Whether landlock_watch_stat() may answer at all: false, at the cost of
- * an atomic count, while the watch has not begun (and never will, or not
- * yet), before the checks and the lock that asking it costs. */
-bool landlock_watch_may_know(void);
 bool landlock_watch_stat(const struct landlock_extra *extras, size_t n,
 			 int root_fd, const char *dir, size_t len,
 			 const char *leaf, bool hold, struct stat *st);

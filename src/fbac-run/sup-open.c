@@ -189,6 +189,15 @@ static bool read_known_allowed(struct call *c, const struct resolved *r,
 	return true;
 }
 
+/* A read-only open the narrow rules allow, decided: continued in the
+ * kernel, after root's missing permission is told (sup-dac.c). */
+static void continue_read(struct call *c, const struct resolved *r, int flags)
+{
+	call_predict_dac(c, open_op(flags, r->is_dir), r, flags);
+	__atomic_fetch_add(&c->s->continued, 1, __ATOMIC_RELAXED);
+	call_continue(c);
+}
+
 /*
  * A session leader without a controlling terminal that opens a terminal
  * without O_NOCTTY makes it its controlling terminal, which only its own
@@ -358,9 +367,7 @@ static void open_existing(struct call *c, struct resolved *r, int flags)
 		return;
 	}
 	if (narrow) {
-		call_predict_dac(c, open_op(flags, r->is_dir), r, flags);
-		__atomic_fetch_add(&c->s->continued, 1, __ATOMIC_RELAXED);
-		call_continue(c);
+		continue_read(c, r, flags);
 		return;
 	}
 	fdname(name, sizeof(name), r->fd);
@@ -441,9 +448,7 @@ static bool open_known(struct call *c, const char *name, int flags)
 	}
 	if (!cont)
 		return false;
-	call_predict_dac(c, open_op(flags, r.is_dir), &r, flags);
-	__atomic_fetch_add(&c->s->continued, 1, __ATOMIC_RELAXED);
-	call_continue(c);
+	continue_read(c, &r, flags);
 	return true;
 }
 
